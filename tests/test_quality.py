@@ -1,0 +1,36 @@
+"""The code's own checks run with the suite: lint, formatting, and strict types on the engine."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["ruff", "check", "."],
+        ["ruff", "format", "--check", "."],
+        ["mypy"],  # strict on scorekeeper/rules, as configured in pyproject.toml
+    ],
+    ids=["ruff-check", "ruff-format", "mypy-strict-rules"],
+)
+def test_tool_passes(command: list[str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_engine_imports_nothing_from_the_web() -> None:
+    """The rules stay pure: no Flask, database or I/O module in scorekeeper/rules/."""
+    forbidden = ("flask", "sqlalchemy", "wtforms", "os", "io", "pathlib", "socket", "subprocess")
+    for source in (ROOT / "scorekeeper" / "rules").glob("*.py"):
+        for line in source.read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if words[:1] in (["import"], ["from"]) and len(words) > 1:
+                top = words[1].split(".")[0]
+                assert top not in forbidden, f"{source.name}: {line.strip()}"
