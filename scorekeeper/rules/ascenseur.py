@@ -253,8 +253,14 @@ class Variant:
             raise ValueError(f"A chosen top must be 1 card or more, not {self.chosen_top!r}.")
         if self.hook_from is not None and self.hook_from < 1:
             raise ValueError(f"The hook starts from 1 card or more, not {self.hook_from}.")
-        for players in self.player_counts:
-            top_cards(self, players)  # raises where a player count cannot be dealt
+        tops = dict(self.top_by_players)
+        if self.top is Top.BY_PLAYERS and any(
+            tops.get(players, 0) < 1 for players in self.player_counts
+        ):
+            raise ValueError(
+                f"The table of tops must give 1 card or more for each of {self.min_players} "
+                f"to {self.max_players} players."
+            )
 
     @property
     def player_counts(self) -> range:
@@ -311,10 +317,9 @@ def top_cards(variant: Variant, players: int) -> int:
     >>> top_cards(Variant(top=Top.CHOSEN, chosen_top=10, trump=TrumpCard.EVERY_ROUND), 6)
     8
     """
+    _check_players(variant, players)
     if variant.top is Top.BY_PLAYERS:
-        wanted = dict(variant.top_by_players).get(players)
-        if wanted is None:
-            raise ValueError(f"The table of tops has no entry for {players} players.")
+        wanted = dict(variant.top_by_players)[players]
     elif variant.top is Top.CHOSEN:
         wanted = variant.chosen_top or 0
     else:
@@ -325,7 +330,7 @@ def top_cards(variant: Variant, players: int) -> int:
         top -= 1
     if top < 1:
         raise ValueError(
-            f"A deck of {variant.deck_size} cards cannot deal a round to {players} players."
+            f"A deck of {variant.deck_size} cards cannot deal these hands to {players} players."
         )
     return top
 
@@ -342,7 +347,6 @@ def schedule(variant: Variant, players: int) -> tuple[int, ...]:
     >>> schedule(Variant(top=Top.CHOSEN, chosen_top=7, hands=Hands.ODD, shape=Shape.DOWN), 4)
     (7, 5, 3, 1)
     """
-    _check_players(variant, players)
     top = top_cards(variant, players)
     step = 1 if variant.hands is Hands.ALL else 2
     low = 2 if variant.hands is Hands.EVEN else 1
@@ -368,11 +372,10 @@ def has_trump(variant: Variant, players: int, cards: int) -> bool:
     >>> has_trump(PRESETS["ascenseur-reguliere"], 4, 13), has_trump(PRESETS["ascenseur"], 4, 12)
     (False, True)
     """
-    _check_players(variant, players)
-    if not 1 <= cards <= top_cards(variant, players):
+    top = top_cards(variant, players)
+    if not 1 <= cards <= top:
         raise ValueError(
-            f"With {players} players a round deals 1 to {top_cards(variant, players)} cards "
-            f"each, not {cards}."
+            f"With {players} players a round deals 1 to {top} cards each, not {cards}."
         )
     if variant.trump is TrumpCard.NEVER:
         return False
