@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any, get_type_hints
 
 from scorekeeper.rules.cards import SUITS, Card, Suit, deck_ranks
 
@@ -57,6 +58,7 @@ __all__ = [
     "find_preset",
     "forbidden_bid",
     "has_trump",
+    "house_rules",
     "places",
     "plan_game",
     "plan_round",
@@ -67,6 +69,7 @@ __all__ = [
     "top_cards",
     "trick_errors",
     "validate_round",
+    "with_house_rules",
 ]
 
 
@@ -285,6 +288,86 @@ class Variant:
             and self.hook_from is not None
             and cards >= self.hook_from
         )
+
+
+def house_rules(variant: Variant, preset: Variant) -> dict[str, object]:
+    """The rules of ``variant`` that differ from ``preset``, as JSON values, to store or export.
+
+    >>> house_rules(replace(PRESETS["escalier"], play=Play.FREE), PRESETS["escalier"])
+    {'play': 'free'}
+    """
+    return {
+        field.name: _to_json(getattr(variant, field.name))
+        for field in dataclasses.fields(Variant)
+        if getattr(variant, field.name) != getattr(preset, field.name)
+    }
+
+
+def with_house_rules(preset: Variant, rules: Mapping[str, object]) -> Variant:
+    """``preset`` with the house rules :func:`house_rules` gave, checked value by value.
+
+    Raises ``ValueError`` naming an unknown rule or a bad value, so a stored or imported game
+    never yields a variant the engine cannot play.
+
+    >>> with_house_rules(PRESETS["escalier"], {"play": "free"}).play
+    <Play.FREE: 'free'>
+    """
+    changes: dict[str, Any] = {}
+    for name, raw in rules.items():
+        if name not in _RULE_TYPES:
+            raise ValueError(f"Unknown house rule {name!r}.")
+        changes[name] = _from_json(name, _RULE_TYPES[name], raw)
+    return replace(preset, **changes)
+
+
+def _to_json(value: object) -> object:
+    if isinstance(value, Scoring):
+        return dataclasses.asdict(value)
+    if isinstance(value, tuple):
+        return [list(pair) for pair in value]
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def _whole(name: str, raw: object) -> int:
+    if type(raw) is not int:
+        raise ValueError(f"House rule {name!r} must be a whole number, not {raw!r}.")
+    return raw
+
+
+def _from_json(name: str, kind: object, raw: object) -> object:
+    if isinstance(kind, type) and issubclass(kind, StrEnum):
+        try:
+            if not isinstance(raw, str):
+                raise ValueError
+            return kind(raw)
+        except ValueError:
+            choices = ", ".join(member.value for member in kind)
+            raise ValueError(f"House rule {name!r} is one of {choices}, not {raw!r}.") from None
+    if kind is bool:
+        if not isinstance(raw, bool):
+            raise ValueError(f"House rule {name!r} is true or false, not {raw!r}.")
+        return raw
+    if kind is int:
+        return _whole(name, raw)
+    if kind == int | None:
+        return None if raw is None else _whole(name, raw)
+    if kind is Scoring:
+        if not isinstance(raw, dict) or not set(raw) <= {
+            f.name for f in dataclasses.fields(Scoring)
+        }:
+            raise ValueError(f"House rule {name!r} must give the scoring's numbers, not {raw!r}.")
+        values: dict[str, Any] = {
+            key: None if value is None else _whole(key, value) for key, value in raw.items()
+        }
+        return Scoring(**values)
+    if not isinstance(raw, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 for pair in raw
+    ):
+        raise ValueError(f"House rule {name!r} must be pairs of numbers, not {raw!r}.")
+    return tuple((_whole(name, players), _whole(name, top)) for players, top in raw)
+
+
+_RULE_TYPES = get_type_hints(Variant)
 
 
 # --- The deck and the schedule ----------------------------------------------------------------
@@ -614,12 +697,24 @@ class RoundError(ValueError):
     """A round's entry breaks a rule; the message names the player and the rule."""
 
     def __init__(
-        self, message: str, *, round_number: int, seat: int | None = None, player: str = ""
+        self,
+        message: str,
+        *,
+        round_number: int,
+        seat: int | None = None,
+        player: str = "",
+        value: int | None = None,
+        cards: int | None = None,
     ) -> None:
         super().__init__(message)
         self.round_number = round_number
         self.seat = seat
+        """The seat of the player concerned, or None for a rule of the whole round."""
         self.player = player
+        self.value = value
+        """The bid, trick count or total found wrong (the forbidden bid for the hook)."""
+        self.cards = cards
+        """The cards dealt to each player in that round."""
 
 
 class EntryCountError(RoundError):
@@ -688,6 +783,8 @@ def bid_errors(
                     round_number=plan.number,
                     seat=seat,
                     player=names[seat],
+                    value=bids[seat],
+                    cards=plan.cards,
                 )
             )
     dealer = plan.dealer
@@ -701,6 +798,8 @@ def bid_errors(
                     round_number=plan.number,
                     seat=dealer,
                     player=names[dealer],
+                    value=forbidden,
+                    cards=plan.cards,
                 )
             )
     return tuple(errors)
@@ -723,6 +822,8 @@ def trick_errors(
             round_number=plan.number,
             seat=seat,
             player=names[seat],
+            value=tricks[seat],
+            cards=plan.cards,
         )
         for seat in plan.bidding_order
         if not _in_range(tricks[seat], plan.cards)
@@ -733,6 +834,8 @@ def trick_errors(
                 f"The tricks add up to {sum(tricks)}, but {plan.cards} cards were dealt to each "
                 f"player: they must add up to {plan.cards}.",
                 round_number=plan.number,
+                value=sum(tricks),
+                cards=plan.cards,
             )
         )
     return tuple(errors)

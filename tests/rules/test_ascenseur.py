@@ -39,6 +39,7 @@ from scorekeeper.rules.ascenseur import (
     score_game,
     trick_errors,
     validate_round,
+    with_house_rules,
 )
 from scorekeeper.rules.cards import Card, Suit
 
@@ -661,3 +662,22 @@ def test_a_short_deck_lowers_a_top_the_deck_cannot_reach() -> None:
     # 3 players cannot have 15 cards each from 32 (one kept for the trump card): 10 is the most.
     variant = replace(PRESETS["ascenseur"], deck_cards=32)
     assert max(schedule(variant, 3)) == 10
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"trumps": "never"}, "Unknown house rule 'trumps'"),
+        ({"play": "cheat"}, "one of free, must-trump"),
+        ({"decks": "2"}, "whole number"),
+        ({"decks": True}, "whole number"),
+        ({"decks": 3}, "one deck or two"),
+        ({"blind_one_card_rounds": 1}, "true or false"),
+        ({"scoring": {"made_base": 1, "bonus": 2}}, "scoring's numbers"),
+        ({"scoring": {"made_base": -5}}, "0 or more"),
+        ({"top_by_players": [[2]]}, "pairs of numbers"),
+    ],
+)
+def test_a_bad_stored_house_rule_is_refused_by_name(rules: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        with_house_rules(PRESETS["ascenseur-a-charge"], rules)

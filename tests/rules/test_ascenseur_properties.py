@@ -1,5 +1,6 @@
 """Invariants of the Ascenseur engine, checked with hypothesis over presets and house rules."""
 
+import json
 from dataclasses import replace
 from itertools import pairwise
 
@@ -22,12 +23,14 @@ from scorekeeper.rules.ascenseur import (
     bidding_order,
     dealer_seat,
     has_trump,
+    house_rules,
     places,
     plan_game,
     removed_cards,
     round_points,
     schedule,
     score_game,
+    with_house_rules,
 )
 
 
@@ -223,3 +226,10 @@ def test_the_final_totals_stay_within_what_was_still_possible(game: Game) -> Non
             assert sheet.can_still_win[winner]
         if sheet.clinched:
             assert final.winners == (sheet.can_still_win.index(True),)
+
+
+@given(variants())
+def test_house_rules_survive_a_json_round_trip(variant: Variant) -> None:
+    for preset in PRESETS.values():
+        stored = json.loads(json.dumps(house_rules(variant, preset)))
+        assert with_house_rules(preset, stored) == variant
