@@ -316,7 +316,7 @@ def with_house_rules(preset: Variant, rules: Mapping[str, object]) -> Variant:
     for name, raw in rules.items():
         if name not in _RULE_TYPES:
             raise ValueError(f"Unknown house rule {name!r}.")
-        changes[name] = _from_json(name, _RULE_TYPES[name], raw)
+        changes[name] = _from_json(preset, name, _RULE_TYPES[name], raw)
     return replace(preset, **changes)
 
 
@@ -334,7 +334,7 @@ def _whole(name: str, raw: object) -> int:
     return raw
 
 
-def _from_json(name: str, kind: object, raw: object) -> object:
+def _from_json(preset: Variant, name: str, kind: object, raw: object) -> object:
     if isinstance(kind, type) and issubclass(kind, StrEnum):
         try:
             if not isinstance(raw, str):
@@ -359,7 +359,7 @@ def _from_json(name: str, kind: object, raw: object) -> object:
         values: dict[str, Any] = {
             key: None if value is None else _whole(key, value) for key, value in raw.items()
         }
-        return Scoring(**values)
+        return replace(preset.scoring, **values)
     if not isinstance(raw, list) or not all(
         isinstance(pair, list) and len(pair) == 2 for pair in raw
     ):
@@ -382,8 +382,9 @@ def _check_players(variant: Variant, players: int) -> None:
 
 
 def _usable_deck(variant: Variant, players: int) -> int:
-    """The cards left once the lowest are removed (for the deck-share top only)."""
-    if variant.top is Top.DECK_SHARE:
+    """The cards left once the lowest are removed, so that the top round deals every card
+    (the deck-share top, unless a trump card is turned every round)."""
+    if variant.top is Top.DECK_SHARE and variant.trump is not TrumpCard.EVERY_ROUND:
         return variant.deck_size - variant.deck_size % players
     return variant.deck_size
 
@@ -846,7 +847,9 @@ def validate_round(plan: RoundPlan, names: Sequence[str], entry: RoundEntry) -> 
     errors = bid_errors(plan, names, entry.bids)
     if entry.tricks is not None:
         errors += trick_errors(plan, names, entry.tricks)
-    if entry.trump is not None and not plan.trump_turned:
+    if entry.trump is not None and not isinstance(entry.trump, Suit):
+        errors += (TrumpError(f"{entry.trump!r} is not a suit.", round_number=plan.number),)
+    elif entry.trump is not None and not plan.trump_turned:
         errors += (
             TrumpError(
                 f"No card is turned for trump in round {plan.number}, so it has no trump suit.",
@@ -939,6 +942,13 @@ class GameSheet:
     """The most points the rounds still to play can bring each player."""
     worst_remaining: tuple[int, ...]
     """The fewest points (the most lost) the rounds still to play can bring each player."""
+    can_still_win: tuple[bool, ...]
+    """For each player, whether the rounds left could still put them first, alone or tied.
+
+    Exact for the round being played, whose bids are known: every way of sharing its tricks
+    is considered. For rounds not yet bid, a player's best is set against every rival's worst,
+    which a deal allows (the player makes the bid, each rival misses by every card).
+    """
 
     @property
     def played_rounds(self) -> int:
@@ -964,21 +974,6 @@ class GameSheet:
     def leaders(self) -> tuple[int, ...]:
         """The seats in first place now."""
         return tuple(seat for seat, place in enumerate(self.places) if place == 1)
-
-    @property
-    def can_still_win(self) -> tuple[bool, ...]:
-        """For each player, whether the rounds left could still put them first (alone or tied).
-
-        A player is out when someone else's fewest possible final points beat their most.
-        """
-        best = [total + more for total, more in zip(self.totals, self.best_remaining, strict=True)]
-        worst = [
-            total + less for total, less in zip(self.totals, self.worst_remaining, strict=True)
-        ]
-        return tuple(
-            all(worst[other] <= best[seat] for other in range(len(best)) if other != seat)
-            for seat in range(len(best))
-        )
 
     @property
     def clinched(self) -> bool:
@@ -1007,6 +1002,8 @@ def _remaining_bounds(variant: Variant, cards: int, bid: int | None) -> tuple[in
 
 
 def _check_players_names(variant: Variant, names: Sequence[str], first_dealer: int) -> None:
+    if isinstance(names, str) or not all(isinstance(name, str) for name in names):
+        raise ValueError("The players are given as a list of names.")
     _check_players(variant, len(names))
     _check_seats(1, len(names), first_dealer)
     seen: set[str] = set()
@@ -1035,8 +1032,8 @@ def score_game(
     >>> sheet.current.number, sheet.is_complete
     (2, False)
     """
+    _check_players_names(variant, players, first_dealer)
     names = tuple(players)
-    _check_players_names(variant, names, first_dealer)
     plans = plan_game(variant, len(names), first_dealer)
     if len(rounds) > len(plans):
         raise RoundCountError(
@@ -1065,15 +1062,26 @@ def score_game(
                     minus[seat] -= points
             results.append(PlayerRound(bid=bid, tricks=tricks, points=points, total=totals[seat]))
         scored.append(ScoredRound(plan, entry.trump, tuple(results), places(totals)))
-    best = [0] * len(names)
-    worst = [0] * len(names)
-    for plan in plans[sum(1 for s in scored if s.is_played) :]:
-        pending = scored[plan.number - 1] if plan.number <= len(scored) else None
-        for seat in range(len(names)):
-            known_bid = pending.results[seat].bid if pending else None
-            most, fewest = _remaining_bounds(variant, plan.cards, known_bid)
+    played = sum(1 for row in scored if row.is_played)
+    pending = scored[played] if played < len(scored) else None
+    future_best = [0] * len(names)
+    future_worst = [0] * len(names)
+    for plan in plans[played + (1 if pending else 0) :]:
+        most, fewest = _remaining_bounds(variant, plan.cards, None)
+        future_best = [points + most for points in future_best]
+        future_worst = [points + fewest for points in future_worst]
+    best, worst = list(future_best), list(future_worst)
+    if pending is not None:
+        for seat, result in enumerate(pending.results):
+            most, fewest = _remaining_bounds(variant, pending.plan.cards, result.bid)
             best[seat] += most
             worst[seat] += fewest
+    hopes = _can_still_win(
+        variant,
+        [total + more for total, more in zip(totals, future_best, strict=True)],
+        [total + less for total, less in zip(totals, future_worst, strict=True)],
+        pending,
+    )
     return GameSheet(
         variant=variant,
         players=names,
@@ -1086,4 +1094,43 @@ def score_game(
         places=places(totals),
         best_remaining=tuple(best),
         worst_remaining=tuple(worst),
+        can_still_win=hopes,
     )
+
+
+def _can_still_win(
+    variant: Variant, highest: list[int], lowest: list[int], pending: ScoredRound | None
+) -> tuple[bool, ...]:
+    """Who can still finish first, given each player's highest and lowest possible final total
+    before the round being played, and that round's bids.
+
+    A player can win if some share of the pending round's tricks puts them level with or above
+    every rival at the rival's lowest. Which shares exist is found with a running set of the
+    trick totals the rivals can take (a bit mask), trick count by trick count.
+    """
+    seats = range(len(highest))
+    if pending is None:
+        return tuple(all(lowest[q] <= highest[p] for q in seats if q != p) for p in seats)
+    cards = pending.plan.cards
+    bids = [result.bid for result in pending.results]
+    scoring = variant.scoring
+    hopes = []
+    for seat in seats:
+        hope = False
+        for taken in range(cards + 1):
+            mine = highest[seat] + scoring.points(bids[seat], taken)
+            left = cards - taken
+            reachable = 1  # bit k set: the rivals so far can take k tricks together
+            for rival in seats:
+                if rival == seat:
+                    continue
+                spread = 0
+                for tricks in range(left + 1):
+                    if lowest[rival] + scoring.points(bids[rival], tricks) <= mine:
+                        spread |= reachable << tricks
+                reachable = spread & ((1 << (left + 1)) - 1)
+            if reachable >> left & 1:
+                hope = True
+                break
+        hopes.append(hope)
+    return tuple(hopes)

@@ -681,3 +681,44 @@ def test_a_short_deck_lowers_a_top_the_deck_cannot_reach() -> None:
 def test_a_bad_stored_house_rule_is_refused_by_name(rules: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         with_house_rules(PRESETS["ascenseur-a-charge"], rules)
+
+
+def test_a_trump_card_every_round_keeps_the_whole_deck() -> None:
+    # No round deals every card, so no low card needs to come out.
+    variant = replace(PRESETS["ascenseur-a-charge"], trump=TrumpCard.EVERY_ROUND)
+    assert removed_cards(variant, 5) == ()
+    assert max(schedule(variant, 5)) == 10  # 5 × 10 + the trump card ≤ 52
+
+
+def test_a_stored_scoring_change_keeps_the_presets_other_numbers() -> None:
+    variant = with_house_rules(PRESETS["ascenseur-a-charge"], {"scoring": {"made_base": 5}})
+    assert variant.scoring == Scoring(made_base=5, made_per_trick=2, missed_per_trick=2)
+
+
+def test_a_trump_that_is_not_a_suit_is_refused() -> None:
+    plan = plan_round(PRESETS["ascenseur"], 3, 0, 1)
+    with pytest.raises(TrumpError, match="not a suit"):
+        validate_round(plan, ("A", "B", "C"), RoundEntry((0, 0, 0), trump="X"))  # type: ignore[arg-type]
+
+
+def test_players_are_a_list_of_names_not_a_string() -> None:
+    with pytest.raises(ValueError, match="list of names"):
+        score_game(PRESETS["ascenseur"], "ABC", 0, [])
+
+
+def test_outlook_shares_the_tricks_of_the_round_being_played() -> None:
+    variant = replace(PRESETS["ascenseur"], top=Top.CHOSEN, chosen_top=2, shape=Shape.DOWN)
+    # Totals 1, −1, −1 before the last round, one card, bids 0, 1, 1: whoever takes the
+    # trick, L stays first.
+    sheet = score_game(
+        variant, ("L", "A", "Y"), 2, [RoundEntry((1, 1, 2), (1, 0, 1)), RoundEntry((0, 1, 1))]
+    )
+    assert sheet.totals == (1, -1, -1)
+    assert sheet.can_still_win == (True, False, False) and sheet.clinched
+    # A at −1, B and C at 0, everyone bids 0 on the last card: someone loses 1, never A alone
+    # ahead.
+    sheet = score_game(
+        variant, ("A", "B", "C"), 0, [RoundEntry((1, 0, 0), (2, 0, 0)), RoundEntry((0, 0, 0))]
+    )
+    assert sheet.totals == (-1, 0, 0)
+    assert sheet.can_still_win == (False, True, True)
