@@ -1,1 +1,61 @@
 """Scorekeeper: a phone-first score keeper for card games played with a real deck."""
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The application: defaults, then the environment, then ``test_config``."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
+        # A phone may lie on the table all evening: its forms must still be accepted.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        MAX_CONTENT_LENGTH=256 * 1024,
+    )
+    if database_url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    if secret_key := os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+
+    from scorekeeper import errors, i18n
+    from scorekeeper.ascenseur import bp as ascenseur_bp
+    from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.main import bp as main_bp
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    csrf.init_app(app)
+    i18n.init_app(app)
+    app.register_blueprint(errors.bp)
+    app.register_blueprint(main_bp)
+    app.register_blueprint(ascenseur_bp)
+    return app
+
+
+def instance_secret_key(instance: Path) -> str:
+    """The key that signs cookies: made once, kept in the instance folder, never in the repo."""
+    key_file = instance / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_hex(32), encoding="ascii")
+        key_file.chmod(0o600)
+    return key_file.read_text(encoding="ascii").strip()

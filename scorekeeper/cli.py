@@ -1,6 +1,16 @@
-"""The ``scorekeeper`` command."""
+"""The ``scorekeeper`` command: ``scorekeeper serve`` runs the app for the phones at the table."""
+
+from __future__ import annotations
+
+import ipaddress
 
 import click
+import ifaddr
+import segno
+from flask_migrate import upgrade
+from waitress import serve as waitress_serve
+
+from scorekeeper import create_app
 
 
 @click.group()
@@ -8,10 +18,32 @@ def main() -> None:
     """Scorekeeper: keeps the score of card games played with a real deck."""
 
 
+def network_addresses() -> list[str]:
+    """This machine's IPv4 addresses that another device on the network can reach."""
+    found = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str):
+                address = ipaddress.ip_address(ip.ip)
+                if not (address.is_loopback or address.is_link_local):
+                    found.append(ip.ip)
+    return sorted(set(found), key=lambda a: (not ipaddress.ip_address(a).is_private, a))
+
+
 @main.command()
 @click.option("--port", default=8000, show_default=True, help="The port to listen on.")
-def serve(port: int) -> None:
-    """Serve Scorekeeper to the phones on this network."""
-    click.echo(
-        f"Nothing to serve yet on port {port}: the rules engine is ready, the pages are not."
-    )
+@click.option("--host", default="0.0.0.0", show_default=True, help="The address to listen on.")
+@click.option("--threads", default=8, show_default=True, help="Requests served at once.")
+def serve(port: int, host: str, threads: int) -> None:
+    """Create the database if needed and serve Scorekeeper to the phones on this network."""
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    urls = [f"http://{address}:{port}/" for address in network_addresses()]
+    click.echo(f"Scorekeeper is serving on port {port}. Open on a phone on this network:")
+    for url in urls or [f"http://127.0.0.1:{port}/"]:
+        click.echo(f"  {url}")
+    if urls:
+        segno.make(urls[0], error="l").terminal(compact=True)
+    click.echo("Press Ctrl+C to stop.")
+    waitress_serve(app, host=host, port=port, threads=threads, ident="Scorekeeper")

@@ -1,0 +1,181 @@
+"""The forms of an Ascenseur game: setting it up, entering a round, correcting one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
+from scorekeeper.rules import ascenseur as rules
+from scorekeeper.rules.cards import SUITS
+
+MAX_NAME = 20
+HOUSE_RULES = ("top_rounds", "deck_cards", "decks", "bidding", "first_lead", "play")
+OWN_SCORING = ("made_base", "made_per_trick", "made_zero", "missed_flat", "missed_per_trick")
+
+
+def options(pairs: Sequence[tuple[Any, Any]]) -> list[SelectChoice]:
+    """Radio choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def points_field(label: Any) -> IntegerField:
+    """A number of our own scoring; left empty, the preset's number stands."""
+    return IntegerField(label, validators=[Optional(), NumberRange(0, 1000)])
+
+
+class SetupForm(FlaskForm):
+    """A new game: the players in seating order, the first dealer, the house rules."""
+
+    nonce = HiddenField()
+    players = FieldList(
+        StringField(_l("Name"), validators=[Length(max=MAX_NAME)], filters=[str.strip]),
+        min_entries=2,
+        max_entries=26,
+    )
+    first_dealer = RadioField(_l("Deals first"), coerce=int, validate_choice=False, default=0)
+
+    top_rounds = RadioField(
+        _l("The round with the most cards is played"), choices=options(CHOICES["top_rounds"])
+    )
+    deck_cards = RadioField(
+        _l("Deck"),
+        choices=options([(52, _l("52 cards")), (32, _l("32 cards (7 to ace)"))]),
+        coerce=int,
+        validate_choice=False,  # only the deck-share games show it; the engine checks it
+    )
+    decks = RadioField(
+        _l("Decks"),
+        choices=options([(1, _l("one deck")), (2, _l("two decks"))]),
+        coerce=int,
+        validate_choice=False,
+    )
+    bidding = RadioField(_l("Bidding"), choices=options(CHOICES["bidding"]))
+    hook = BooleanField(_l("The dealer may not make the bids add up to the cards dealt"))
+    hook_from = IntegerField(
+        _l("…from this many cards on"), validators=[Optional(), NumberRange(1, 52)]
+    )
+    first_lead = RadioField(_l("Who leads the first trick"), choices=options(CHOICES["first_lead"]))
+    play = RadioField(_l("Play"), choices=options(CHOICES["play"]))
+    blind_one_card_rounds = BooleanField(_l("One-card rounds are played blind, card on forehead"))
+
+    own_rules = BooleanField(_l("Use our own scoring and schedule"))
+    made_base = points_field(_l("Made: points for any made bid"))
+    made_per_trick = points_field(_l("Made: points per trick bid"))
+    made_zero = points_field(_l("Made zero: points (empty: as any made bid)"))
+    missed_flat = points_field(_l("Missed: points lost, flat"))
+    missed_per_trick = points_field(_l("Missed: points lost per trick off"))
+    shape = RadioField(_l("Schedule"), choices=options(CHOICES["shape"]))
+    hands = RadioField(_l("Hands"), choices=options(CHOICES["hands"]))
+    chosen_top = IntegerField(
+        _l("Most cards in a round (empty: as the game says)"),
+        validators=[Optional(), NumberRange(1, 52)],
+    )
+    trump = RadioField(_l("A trump card is turned"), choices=options(CHOICES["trump"]))
+
+    def names(self) -> list[str]:
+        return [str(name or "") for name in self.players.data]
+
+    @classmethod
+    def defaults(cls, variant: rules.Variant) -> dict[str, Any]:
+        """The form's values for a variant, so a new form starts from the preset's rules."""
+        scoring = variant.scoring
+        return {
+            "top_rounds": variant.top_rounds.value,
+            "deck_cards": variant.deck_cards,
+            "decks": variant.decks,
+            "bidding": variant.bidding.value,
+            "hook": variant.hook_from is not None,
+            "hook_from": variant.hook_from or 1,
+            "first_lead": variant.first_lead.value,
+            "play": variant.play.value,
+            "blind_one_card_rounds": variant.blind_one_card_rounds,
+            "made_base": scoring.made_base,
+            "made_per_trick": scoring.made_per_trick,
+            "made_zero": scoring.made_zero,
+            "missed_flat": scoring.missed_flat,
+            "missed_per_trick": scoring.missed_per_trick,
+            "shape": variant.shape.value,
+            "hands": variant.hands.value,
+            "trump": variant.trump.value,
+        }
+
+
+def _number_choices(cards: int) -> list[SelectChoice]:
+    return options([(number, str(number)) for number in range(cards + 1)])
+
+
+class RoundForm(FlaskForm):
+    """A round's numbers, one radio row per player; fields are added for the round at hand."""
+
+    version = HiddenField()
+
+    def seat_fields(self, kind: str, seats: Sequence[int]) -> list[Any]:
+        return [self[f"{kind}_{seat}"] for seat in seats]
+
+
+def round_form(
+    plan: rules.RoundPlan,
+    names: Sequence[str],
+    *,
+    bids: bool,
+    tricks: bool,
+    trump: bool,
+    **kwargs: Any,
+) -> RoundForm:
+    """A form for one round: the bids, the tricks, the trump suit, or all three to correct it."""
+
+    class Round(RoundForm):
+        pass
+
+    for seat in plan.bidding_order:
+        name = names[seat]
+        if bids:
+            setattr(
+                Round,
+                f"bid_{seat}",
+                RadioField(
+                    name,
+                    coerce=int,
+                    choices=_number_choices(plan.cards),
+                    validators=[InputRequired(_l("Enter %(name)s's bid.", name=name))],
+                ),
+            )
+        if tricks:
+            setattr(
+                Round,
+                f"tricks_{seat}",
+                RadioField(
+                    name,
+                    coerce=int,
+                    choices=_number_choices(plan.cards),
+                    validators=[InputRequired(_l("Enter %(name)s's tricks.", name=name))],
+                ),
+            )
+    if trump:
+        Round.trump = RadioField(  # type: ignore[attr-defined]
+            _l("Trump suit that came up"),
+            choices=options([("", _l("not noted")), *((s.value, SUIT_NAMES[s]) for s in SUITS)]),
+            default="",
+            validators=[Optional()],
+        )
+    return Round(**kwargs)
+
+
+class ConfirmForm(FlaskForm):
+    """A POST-only button (undo): nothing but the CSRF token and the game's version."""
+
+    version = HiddenField()

@@ -1,0 +1,147 @@
+"""What the pages call the engine's presets, rules and errors, in the reader's language."""
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
+from scorekeeper.rules import ascenseur as rules
+from scorekeeper.rules.cards import RANK_NAMES, Card, Suit
+
+# The names of the games stay as the players know them.
+PRESET_NAMES = {
+    "ascenseur": "Ascenseur",
+    "ascenseur-reguliere": "Ascenseur (régulière)",
+    "ascenseur-a-charge": "Ascenseur à charge",
+    "ascenseur-a-charge-fixe": "Ascenseur à charge fixe",
+    "ascenseur-gros-contrats": "Ascenseur (gros contrats)",
+    "escalier": "Escalier",
+}
+
+PRESET_DESCRIPTIONS = {
+    "ascenseur": _l(
+        "2 to 5 players, up to 15, 12 or 10 cards and back down. "
+        "Made: the bid in points; missed: −1 per trick off."
+    ),
+    "ascenseur-reguliere": _l(
+        "2 to 26 players, the whole deck at the top. "
+        "Made: 2 per trick bid, 1 for a zero; missed: −2 per trick off."
+    ),
+    "ascenseur-a-charge": _l(
+        "2 to 26 players, the whole deck at the top. Made: 10 + 2 per trick bid; "
+        "missed: −2 per trick off."
+    ),
+    "ascenseur-a-charge-fixe": _l(
+        "2 to 26 players, the whole deck at the top. Made: 10 + 10 per trick bid; missed: −10."
+    ),
+    "ascenseur-gros-contrats": _l(
+        "2 to 26 players, the whole deck at the top. Made: 10 per trick bid; "
+        "missed: −10 per trick off. Big bids pay."
+    ),
+    "escalier": _l(
+        "3 to 6 players, blind first and last rounds. Lose 1 point per trick off; "
+        "the fewest points lost wins."
+    ),
+}
+
+CHOICES = {
+    "top_rounds": [
+        (rules.TopRounds.ONCE.value, _l("once")),
+        (rules.TopRounds.EACH_PLAYER.value, _l("once per player, so each deals it")),
+    ],
+    "bidding": [
+        (rules.Bidding.IN_TURN.value, _l("in turn, the dealer last, with the hook")),
+        (rules.Bidding.SIMULTANEOUS.value, _l("all at once (no forbidden bid)")),
+    ],
+    "first_lead": [
+        (rules.FirstLead.LEFT_OF_DEALER.value, _l("the player left of the dealer")),
+        (rules.FirstLead.DEALER.value, _l("the dealer")),
+    ],
+    "play": [
+        (rules.Play.FREE.value, _l("follow suit; otherwise discard or trump freely")),
+        (rules.Play.MUST_TRUMP.value, _l("follow suit; otherwise trump, and overtrump if you can")),
+    ],
+    "shape": [
+        (rules.Shape.UP_AND_DOWN.value, _l("up, then down")),
+        (rules.Shape.UP.value, _l("up only")),
+        (rules.Shape.DOWN.value, _l("down only")),
+        (rules.Shape.DOWN_AND_UP.value, _l("down, then up")),
+    ],
+    "hands": [
+        (rules.Hands.ALL.value, _l("every number of cards")),
+        (rules.Hands.ODD.value, _l("odd numbers only")),
+        (rules.Hands.EVEN.value, _l("even numbers only")),
+    ],
+    "trump": [
+        (rules.TrumpCard.EVERY_ROUND.value, _l("every round")),
+        (rules.TrumpCard.WHEN_CARDS_REMAIN.value, _l("when cards remain after the deal")),
+        (rules.TrumpCard.NEVER.value, _l("never")),
+    ],
+}
+
+SUIT_NAMES = {
+    Suit.CLUBS: _l("clubs"),
+    Suit.DIAMONDS: _l("diamonds"),
+    Suit.HEARTS: _l("hearts"),
+    Suit.SPADES: _l("spades"),
+}
+
+
+def choice_label(rule: str, value: str) -> str:
+    return str(dict(CHOICES[rule])[value])
+
+
+def card_label(card: Card) -> str:
+    """A card as the reader says it: J, Q, K, A in English; V, D, R, A in French."""
+    if card.rank in RANK_NAMES:
+        short = {11: _("J"), 12: _("Q"), 13: _("K"), 14: _("A")}[card.rank]
+    else:
+        short = str(card.rank)
+    return f"{short}{card.suit.symbol}"
+
+
+def cards_label(cards: int) -> str:
+    return ngettext("%(num)d card", "%(num)d cards", cards)
+
+
+def error_message(error: rules.RoundError) -> str:
+    """The engine's error, told in the reader's language."""
+    details = {"player": error.player, "value": error.value, "cards": error.cards}
+    if isinstance(error, rules.ForbiddenBidError):
+        return _(
+            "%(player)s deals and may not bid %(value)s: the bids would add up to the "
+            "%(cards)s cards dealt.",
+            **details,
+        )
+    if isinstance(error, rules.BidRangeError):
+        return _("%(player)s's bid must be from 0 to %(cards)s.", **details)
+    if isinstance(error, rules.TricksRangeError):
+        return _("%(player)s's tricks must be from 0 to %(cards)s.", **details)
+    if isinstance(error, rules.TricksTotalError):
+        return _(
+            "The tricks add up to %(value)s, not %(cards)s: they must add up to the cards dealt.",
+            **details,
+        )
+    if isinstance(error, rules.TrumpError):
+        return _("No card is turned for trump in this round.")
+    return _("Enter one number for each player.")
+
+
+def scoring_examples(scoring: rules.Scoring) -> list[str]:
+    """Worked examples of a scoring, so the table can check it is theirs."""
+    cases = [(2, 2), (2, 4), (0, 0), (0, 1)]
+    return [
+        _(
+            "bid %(bid)d, took %(tricks)d → %(points)s",
+            bid=bid,
+            tricks=tricks,
+            points=signed(scoring.points(bid, tricks)),
+        )
+        for bid, tricks in cases
+    ]
+
+
+def signed(points: int) -> str:
+    """Points with their sign, a true minus sign for losses: +14, −4, 0."""
+    if points > 0:
+        return f"+{points}"
+    return f"−{-points}" if points < 0 else "0"

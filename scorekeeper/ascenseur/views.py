@@ -1,0 +1,400 @@
+"""The pages of an Ascenseur game: new game, the round page, corrections, undo."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import format_time
+from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper.ascenseur import bp
+from scorekeeper.ascenseur.forms import ConfirmForm, RoundForm, SetupForm, options, round_form
+from scorekeeper.ascenseur.labels import (
+    PRESET_DESCRIPTIONS,
+    PRESET_NAMES,
+    card_label,
+    choice_label,
+    error_message,
+    signed,
+)
+from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players, variant_from_form
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction, Game, Player, RoundRecord
+from scorekeeper.rules import ascenseur as rules
+from scorekeeper.rules.cards import Suit
+
+
+def get_game_or_404(game_id: str) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def get_preset_or_404(key: str) -> rules.Variant:
+    if key not in rules.PRESETS:
+        abort(404)
+    return rules.PRESETS[key]
+
+
+@bp.get("/new")
+def choose() -> str:
+    """Pick one of the six games."""
+    return render_template(
+        "ascenseur/choose.html", names=PRESET_NAMES, descriptions=PRESET_DESCRIPTIONS
+    )
+
+
+@bp.route("/new/<preset>", methods=["GET", "POST"])
+def setup(preset: str) -> str | Response | tuple[str, int]:
+    """Players, first dealer and house rules; the game's preview; then start it."""
+    base = get_preset_or_404(preset)
+    if request.method == "GET":
+        rows = [""] * max(base.min_players, min(4, base.max_players))
+        data = {**SetupForm.defaults(base), "players": rows, "nonce": secrets.token_hex(16)}
+        form = SetupForm(data=data)
+        return render_setup(preset, base, form, preview(base, len(rows)))
+    form = SetupForm()
+    action = request.form.get("action", "preview")
+    if action not in ("preview", "start"):
+        rearrange_players(form, action, base.max_players)
+        return render_setup(preset, base, form, None)
+    valid = form.validate()
+    try:
+        variant = variant_from_form(base, form) if valid else base
+        errors = name_errors(form, variant)
+        game_preview = preview(variant, len(form.players.entries)) if not errors else None
+    except ValueError as error:
+        errors, game_preview = [str(error)], None
+    names_ok = not any(entry.errors for entry in form.players.entries)
+    if action == "start" and valid and not errors and names_ok:
+        existing = db.session.execute(
+            db.select(Game).filter_by(setup_nonce=form.nonce.data)
+        ).scalar_one_or_none()
+        if existing is not None:  # the same form sent twice: one game
+            return redirect(url_for(".play", game_id=existing.id))
+        game = Game(
+            preset=preset,
+            house_rules=rules.house_rules(variant, base),
+            first_dealer=form.first_dealer.data,
+            setup_nonce=form.nonce.data or None,
+            players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
+        )
+        db.session.add(game)
+        db.session.commit()
+        return redirect(url_for(".play", game_id=game.id))
+    status = 200 if action == "preview" and valid and names_ok and not errors else 422
+    return render_setup(preset, base, form, game_preview, errors), status
+
+
+def render_setup(
+    preset: str,
+    base: rules.Variant,
+    form: SetupForm,
+    game_preview: Any,
+    errors: list[str] | None = None,
+) -> str:
+    names = form.names()
+    form.first_dealer.choices = options(
+        [(seat, name or _("Player %(number)d", number=seat + 1)) for seat, name in enumerate(names)]
+    )
+    if not isinstance(form.first_dealer.data, int) or form.first_dealer.data >= len(names):
+        form.first_dealer.data = 0
+    return render_template(
+        "ascenseur/setup.html",
+        preset=preset,
+        preset_name=PRESET_NAMES[preset],
+        description=PRESET_DESCRIPTIONS[preset],
+        base=base,
+        form=form,
+        preview=game_preview,
+        errors=errors or [],
+    )
+
+
+@bp.get("/new/<preset>/preview")
+def setup_preview(preset: str) -> str:
+    """The preview alone, redrawn as the new-game form changes (JavaScript comfort)."""
+    base = get_preset_or_404(preset)
+    form = SetupForm(formdata=request.args, meta={"csrf": False})
+    try:
+        if not form.validate():
+            raise ValueError(_("Check the numbers in the form."))
+        variant = variant_from_form(base, form)
+        errors = name_errors(form, variant)
+        game_preview = None if errors else preview(variant, len(form.players.entries))
+    except ValueError as error:
+        errors, game_preview = [str(error)], None
+    return render_template("ascenseur/_preview.html", preview=game_preview, errors=errors)
+
+
+# --- The round page ---------------------------------------------------------------------------
+
+
+def pending_round(game: Game) -> RoundRecord | None:
+    """The round whose bids are in and whose tricks are not."""
+    if game.rounds and game.rounds[-1].tricks is None:
+        return game.rounds[-1]
+    return None
+
+
+def render_play(
+    game: Game, sheet: rules.GameSheet, form: RoundForm | None = None, status: int = 200
+) -> tuple[str, int]:
+    plan = sheet.current
+    pending = pending_round(game)
+    if form is None and plan is not None:
+        kind = "tricks" if pending else "bids"
+        form = round_form(
+            plan,
+            game.names,
+            bids=not pending,
+            tricks=bool(pending),
+            trump=not pending and plan.trump_turned,
+            formdata=None,
+            data={"version": game.version},
+        )
+    else:
+        kind = "tricks" if pending else "bids"
+    variant = sheet.variant
+    return render_template(
+        "ascenseur/play.html",
+        game=game,
+        sheet=sheet,
+        plan=plan,
+        pending=pending,
+        kind=kind,
+        form=form,
+        undo_form=ConfirmForm(data={"version": game.version}),
+        preset_name=PRESET_NAMES[game.preset],
+        removed=rules.removed_cards(variant, len(game.players)),
+        last_played=next((r for r in reversed(sheet.rounds) if r.is_played), None),
+    ), status
+
+
+@bp.get("/<game_id>")
+def play(game_id: str) -> tuple[str, int]:
+    """The round being played: who deals, how many cards, bids then tricks; the standings."""
+    game = get_game_or_404(game_id)
+    return render_play(game, game.sheet())
+
+
+def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:
+    """Put each engine error on its player's field, or on the form; True if there were any."""
+    for error in errors:
+        if error.seat is not None:
+            field = form[f"{kind}_{error.seat}"]
+            field.errors = [*field.errors, error_message(error)]
+        else:
+            form.form_errors.append(error_message(error))
+    return bool(errors)
+
+
+def seat_values(form: RoundForm, kind: str, seats: int) -> list[int]:
+    return [int(form[f"{kind}_{seat}"].data) for seat in range(seats)]
+
+
+def already_entered(game: Game, number: int, kind: str) -> Response:
+    """A second submit of a round already entered, or one for a round not yet reached."""
+    record = next((r for r in game.rounds if r.number == number), None)
+    if record is None or getattr(record, kind) is None:
+        flash(_("That round is not the one being played; nothing was changed."), "error")
+    else:
+        flash(_("Round %(number)d was already entered; nothing was changed.", number=number))
+    return redirect(url_for(".play", game_id=game.id))
+
+
+@bp.post("/<game_id>/rounds/<int:number>/bids")
+def enter_bids(game_id: str, number: int) -> Response | tuple[str, int]:
+    """Store the round's bids (and the trump suit if noted) once the engine accepts them."""
+    game = get_game_or_404(game_id)
+    sheet = game.sheet()
+    plan = sheet.current
+    if plan is None or plan.number != number or pending_round(game) is not None:
+        return already_entered(game, number, "bids")
+    form = round_form(plan, game.names, bids=True, tricks=False, trump=plan.trump_turned)
+    if form.validate():
+        bids = seat_values(form, "bid", len(game.players))
+        if not attach_errors(form, "bid", rules.bid_errors(plan, game.names, bids)):
+            trump = form.trump.data if plan.trump_turned else None
+            game.rounds.append(RoundRecord(number=number, bids=bids, trump=trump or None))
+            return commit_entry(game, number)
+    return render_play(game, sheet, form, 422)
+
+
+@bp.post("/<game_id>/rounds/<int:number>/tricks")
+def enter_tricks(game_id: str, number: int) -> Response | tuple[str, int]:
+    """Store the round's tricks once they add up to the cards dealt."""
+    game = get_game_or_404(game_id)
+    sheet = game.sheet()
+    plan = sheet.current
+    record = pending_round(game)
+    if plan is None or record is None or record.number != number:
+        return already_entered(game, number, "tricks")
+    form = round_form(plan, game.names, bids=False, tricks=True, trump=False)
+    if form.validate():
+        tricks = seat_values(form, "tricks", len(game.players))
+        if not attach_errors(form, "tricks", rules.trick_errors(plan, game.names, tricks)):
+            record.tricks = tricks
+            return commit_entry(game, number)
+    return render_play(game, sheet, form, 422)
+
+
+def commit_entry(game: Game, number: int) -> Response:
+    game.changed()
+    try:
+        db.session.commit()
+    except IntegrityError:  # another phone stored this round a moment earlier
+        db.session.rollback()
+        flash(_("Round %(number)d was already entered; nothing was changed.", number=number))
+    return redirect(url_for(".play", game_id=game.id))
+
+
+# --- Corrections ------------------------------------------------------------------------------
+
+
+@bp.route("/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
+    """Correct a round already entered; every later round is re-scored from it."""
+    game = get_game_or_404(game_id)
+    record = next((r for r in game.rounds if r.number == number), None)
+    if record is None:
+        abort(404)
+    sheet = game.sheet()
+    plan = sheet.plans[number - 1]
+    has_tricks = record.tricks is not None
+    data: dict[str, Any] = {"version": game.version, "trump": record.trump or ""}
+    for seat, bid in enumerate(record.bids):
+        data[f"bid_{seat}"] = bid
+        if record.tricks is not None:
+            data[f"tricks_{seat}"] = record.tricks[seat]
+    form = round_form(
+        plan,
+        game.names,
+        bids=True,
+        tricks=has_tricks,
+        trump=plan.trump_turned,
+        **({"data": data} if request.method == "GET" else {}),
+    )
+    if request.method == "POST" and form.validate():
+        bids = seat_values(form, "bid", len(game.players))
+        tricks = seat_values(form, "tricks", len(game.players)) if has_tricks else None
+        errors = rules.bid_errors(plan, game.names, bids)
+        if tricks is not None:
+            errors += rules.trick_errors(plan, game.names, tricks)
+        bad = attach_errors(form, "bid", tuple(e for e in errors if isinstance(e, _BID_ERRORS)))
+        bad |= attach_errors(
+            form, "tricks", tuple(e for e in errors if not isinstance(e, _BID_ERRORS))
+        )
+        if not bad:
+            trump = (form.trump.data or None) if plan.trump_turned else None
+            log_corrections(game, record, bids, tricks, trump)
+            return redirect(url_for(".play", game_id=game.id))
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "ascenseur/edit.html", game=game, plan=plan, form=form, has_tricks=has_tricks
+    ), status
+
+
+_BID_ERRORS = (rules.BidRangeError, rules.ForbiddenBidError)
+
+
+def log_corrections(
+    game: Game, record: RoundRecord, bids: list[int], tricks: list[int] | None, trump: str | None
+) -> None:
+    """Store the corrected round and one log line per changed value."""
+    changes: list[Correction] = []
+    for seat, (old, new) in enumerate(zip(record.bids, bids, strict=True)):
+        if old != new:
+            changes.append(Correction(field="bid", seat=seat, old=str(old), new=str(new)))
+    if tricks is not None and record.tricks is not None:
+        for seat, (old, new) in enumerate(zip(record.tricks, tricks, strict=True)):
+            if old != new:
+                changes.append(Correction(field="tricks", seat=seat, old=str(old), new=str(new)))
+    if trump != record.trump:
+        changes.append(Correction(field="trump", old=record.trump, new=trump))
+    if not changes:
+        flash(_("Round %(number)d is unchanged.", number=record.number))
+        return
+    for change in changes:
+        change.round_number = record.number
+        game.corrections.append(change)
+    record.bids, record.tricks, record.trump = bids, tricks, trump
+    game.changed()
+    db.session.commit()
+    flash(_("Round %(number)d corrected; the scores are updated.", number=record.number))
+
+
+@bp.post("/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    """Take back the last entry: the last tricks, or else the last bids."""
+    game = get_game_or_404(game_id)
+    form = ConfirmForm()
+    if not form.validate() or form.version.data != str(game.version):
+        flash(_("The game changed since this page was drawn; nothing was undone."), "error")
+        return redirect(url_for(".play", game_id=game.id))
+    if not game.rounds:
+        flash(_("There is nothing to undo."), "error")
+        return redirect(url_for(".play", game_id=game.id))
+    record = game.rounds[-1]
+    if record.tricks is not None:
+        undone, field = "/".join(map(str, record.tricks)), "undo-tricks"
+        record.tricks = None
+    else:
+        undone, field = "/".join(map(str, record.bids)), "undo-bids"
+        game.rounds.remove(record)
+    game.corrections.append(Correction(round_number=record.number, field=field, old=undone))
+    game.changed()
+    db.session.commit()
+    flash(_("Round %(number)d: the last entry was taken back.", number=record.number))
+    return redirect(url_for(".play", game_id=game.id))
+
+
+# --- What the templates call --------------------------------------------------------------------
+
+
+@bp.app_template_filter("suit_symbol")
+def suit_symbol(value: str | None) -> str:
+    return Suit(value).symbol if value else ""
+
+
+bp.add_app_template_filter(signed, "signed")
+bp.add_app_template_filter(card_label, "card_label")
+bp.add_app_template_global(choice_label, "choice_label")
+
+
+@bp.app_template_global()
+def standings_order(sheet: rules.GameSheet) -> list[int]:
+    """The seats from first place down; equal places keep the seating order."""
+    return sorted(range(len(sheet.players)), key=lambda seat: (sheet.places[seat], seat))
+
+
+@bp.app_template_global()
+def correction_text(change: Correction, names: tuple[str, ...]) -> str:
+    """One line of the corrections log, in the reader's language."""
+    details = {
+        "number": change.round_number,
+        "time": format_time(change.made_at, "short"),
+        "name": names[change.seat] if change.seat is not None else "",
+        "old": change.old,
+        "new": change.new,
+    }
+    if change.field == "bid":
+        return _(
+            "Round %(number)d corrected at %(time)s: %(name)s's bid %(old)s → %(new)s", **details
+        )
+    if change.field == "tricks":
+        return _(
+            "Round %(number)d corrected at %(time)s: %(name)s's tricks %(old)s → %(new)s", **details
+        )
+    if change.field == "trump":
+        details["old"] = suit_symbol(change.old) or _("not noted")
+        details["new"] = suit_symbol(change.new) or _("not noted")
+        return _("Round %(number)d corrected at %(time)s: trump %(old)s → %(new)s", **details)
+    if change.field == "undo-tricks":
+        return _("Round %(number)d at %(time)s: tricks taken back (%(old)s)", **details)
+    return _("Round %(number)d at %(time)s: bids taken back (%(old)s)", **details)

@@ -1,0 +1,50 @@
+"""French and English: the browser's preference, or the choice made in the page footer."""
+
+import os
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, redirect, request
+from flask_babel import get_locale
+from werkzeug.wrappers import Response
+
+from scorekeeper.extensions import babel
+
+LANGUAGES = {"en": "English", "fr": "Français"}
+COOKIE = "language"
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+@bp.get("/language/<code>")
+def switch(code: str) -> Response:
+    """Remember the language chosen in the footer, and go back to the page it was chosen on."""
+    back = request.args.get("next", "/")
+    if urlsplit(back).netloc or not back.startswith("/") or back.startswith("//"):
+        back = "/"
+    response = redirect(back)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def local_timezone() -> str:
+    """The server's own time zone, so the times shown are the table's clock."""
+    if os.environ.get("TZ"):
+        return os.environ["TZ"]
+    target = os.path.realpath("/etc/localtime")
+    return target.partition("zoneinfo/")[2] or "UTC"
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_TIMEZONE", local_timezone())
+    babel.init_app(app, locale_selector=select_locale)
+    app.register_blueprint(bp)
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")

@@ -1,0 +1,24 @@
+"""The home page."""
+
+from flask import render_template
+
+from scorekeeper.extensions import db
+from scorekeeper.main import bp
+from scorekeeper.models import Game
+
+
+@bp.get("/")
+def home() -> str:
+    """The games in progress, to resume, and the finished ones."""
+    newest_first = db.select(Game).order_by(Game.updated_at.desc()).limit(100)
+    games = db.session.execute(newest_first).scalars()
+    sheets = [(game, game.sheet()) for game in games]
+    in_progress = [(game, sheet) for game, sheet in sheets if not sheet.is_complete]
+    finished = [(game, sheet) for game, sheet in sheets if sheet.is_complete]
+    return render_template("home.html", in_progress=in_progress, finished=finished)
+
+
+@bp.app_template_filter("seat_names")
+def seat_names(seats: tuple[int, ...], names: tuple[str, ...]) -> str:
+    """The names of players given by seat, as one line."""
+    return ", ".join(names[seat] for seat in seats)

@@ -1,0 +1,120 @@
+"""What happened at the table: players, chosen rules, bids, tricks. Nothing derived is stored."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+from scorekeeper.rules import ascenseur
+from scorekeeper.rules.cards import Suit
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_game_id() -> str:
+    """An id nobody can guess from another game's."""
+    return secrets.token_urlsafe(9)
+
+
+class Game(db.Model):
+    """One game at one table: its rules, its players in their seats, its rounds."""
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_game_id)
+    preset: Mapped[str] = mapped_column(String(40))
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    first_dealer: Mapped[int]
+    version: Mapped[int] = mapped_column(default=1)
+    """Counts the changes, so a form drawn from an older state of the game is recognised."""
+    setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """The new-game form's one-time value: submitting it twice starts one game."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[RoundRecord]] = relationship(
+        back_populates="game", order_by="RoundRecord.number", cascade="all, delete-orphan"
+    )
+    corrections: Mapped[list[Correction]] = relationship(
+        back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
+    )
+
+    @property
+    def variant(self) -> ascenseur.Variant:
+        return ascenseur.with_house_rules(ascenseur.find_preset(self.preset), self.house_rules)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+    @property
+    def entries(self) -> list[ascenseur.RoundEntry]:
+        return [record.entry for record in self.rounds]
+
+    def sheet(self) -> ascenseur.GameSheet:
+        """The whole game as the engine scores it from the stored entries."""
+        return ascenseur.score_game(self.variant, self.names, self.first_dealer, self.entries)
+
+    def changed(self) -> None:
+        """Note a change to the game's entries."""
+        self.version += 1
+        self.updated_at = utcnow()
+
+
+class Player(db.Model):
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class RoundRecord(db.Model):
+    """One round's entries by seat: the bids, then the tricks, and the trump suit if noted."""
+
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    bids: Mapped[list[int]] = mapped_column(JSON)
+    tricks: Mapped[list[int] | None] = mapped_column(JSON)
+    trump: Mapped[str | None] = mapped_column(String(1))
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+
+    @property
+    def entry(self) -> ascenseur.RoundEntry:
+        return ascenseur.RoundEntry(
+            bids=tuple(self.bids),
+            tricks=None if self.tricks is None else tuple(self.tricks),
+            trump=None if self.trump is None else Suit(self.trump),
+        )
+
+
+class Correction(db.Model):
+    """A change made to a round already entered, kept so nobody can quietly change the past."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    round_number: Mapped[int]
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    field: Mapped[str] = mapped_column(String(20))
+    """'bid', 'tricks', 'trump', or 'undo-tricks' / 'undo-bids' for an entry taken back."""
+    seat: Mapped[int | None]
+    old: Mapped[str | None] = mapped_column(String(20))
+    new: Mapped[str | None] = mapped_column(String(20))
+
+    game: Mapped[Game] = relationship(back_populates="corrections")
