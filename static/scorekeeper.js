@@ -77,9 +77,17 @@ function enhanceTricks(form, rows) {
   refresh();
 }
 
-// New game: redraw the preview as the form changes.
+// New game: name the first-dealer choices as names are typed; redraw the preview as the form
+// changes.
 function enhanceSetup(form) {
   let timer = null;
+  form.querySelectorAll(".player-row input[type=text]").forEach((input, seat) => {
+    input.addEventListener("input", () => {
+      const choice = form.querySelector(`input[name="first_dealer"][value="${seat}"]`);
+      const label = choice && choice.closest("label").querySelector("span");
+      if (label) label.textContent = input.value.trim() || input.placeholder;
+    });
+  });
   async function refresh() {
     const data = new FormData(form);
     data.delete("csrf_token");

@@ -1,0 +1,64 @@
+"""A real server and a real headless Chromium at phone size (360 × 740)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask_migrate import upgrade
+from playwright.sync_api import Browser, Page, sync_playwright
+from waitress.server import create_server
+
+from scorekeeper import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 740}
+# Quiet, reproducible Chromium: no background traffic to the outside, no first-run dialogs.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app served by waitress, as ``scorekeeper serve`` does, on a free local port."""
+    app = create_app(
+        {"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"}
+    )
+    with app.app_context():
+        upgrade()
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
