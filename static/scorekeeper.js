@@ -39,37 +39,41 @@ function enhanceBids(form) {
   if (trickRows.length) enhanceTricks(form, trickRows);
 }
 
-// Tricks: count them as they are entered, and fill in the last player's, which follows.
+// Tricks: count them as they are entered, and fill in what follows from the others: the last
+// player's count, or zero for everyone left once all the tricks are accounted for.
 function enhanceTricks(form, rows) {
   const cards = Number(form.dataset.cards);
   const counter = form.querySelector(".count");
-  let filled = null; // the row filled in here, not by a tap
+  let filled = []; // rows filled in here, not by a tap
 
   const chosen = (row) => {
     const input = row.querySelector("input:checked");
     return input ? Number(input.value) : null;
   };
+  const sum = () => rows.reduce((total, row) => total + (chosen(row) || 0), 0);
+  const fill = (row, value) => {
+    const input = row.querySelector(`input[value="${value}"]`);
+    if (input) {
+      input.checked = true;
+      filled.push(row);
+    }
+  };
 
   function refresh(event) {
     const tapped = event && event.target.closest("fieldset.numbers");
-    if (tapped && tapped === filled) filled = null;
-    if (filled) filled.querySelectorAll("input").forEach((input) => { input.checked = false; });
+    filled.filter((row) => row !== tapped).forEach((row) => {
+      row.querySelectorAll("input").forEach((input) => { input.checked = false; });
+    });
+    filled = [];
     const open = rows.filter((row) => chosen(row) === null);
-    if (open.length === 1) {
-      const rest = cards - rows.reduce((sum, row) => sum + (chosen(row) || 0), 0);
-      const input = open[0].querySelector(`input[value="${rest}"]`);
-      if (rest >= 0 && input) {
-        input.checked = true;
-        filled = open[0];
-      }
-    } else {
-      filled = null;
-    }
-    rows.forEach((row) => row.classList.toggle("next", row === rows.find((r) => chosen(r) === null)));
+    const rest = cards - sum();
+    if (open.length === 1 && rest >= 0) fill(open[0], rest);
+    else if (open.length > 1 && rest === 0) open.forEach((row) => fill(row, 0));
+    const next = rows.find((row) => chosen(row) === null);
+    rows.forEach((row) => row.classList.toggle("next", row === next));
     if (counter && form.dataset.countText) {
-      const entered = rows.reduce((sum, row) => sum + (chosen(row) || 0), 0);
-      counter.textContent = form.dataset.countText.replace("{entered}", entered);
-      counter.classList.toggle("error", entered > cards);
+      counter.textContent = form.dataset.countText.replace("{entered}", sum());
+      counter.classList.toggle("error", sum() > cards);
     }
   }
 
