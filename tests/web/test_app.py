@@ -1,0 +1,53 @@
+"""The application around the pages: configuration, the secret key, ``scorekeeper serve``."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from scorekeeper import cli, create_app, instance_secret_key
+
+
+def test_the_secret_key_is_made_once_and_kept_out_of_the_repo(tmp_path: Path) -> None:
+    first = instance_secret_key(tmp_path)
+    assert len(first) == 64
+    assert instance_secret_key(tmp_path) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+    ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text()
+    assert "instance/" in ignored
+
+
+def test_database_url_and_secret_key_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.sqlite'}")
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    app = create_app()
+    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("elsewhere.sqlite")
+    assert app.config["SECRET_KEY"] == "from-the-environment"
+
+
+def test_serve_migrates_then_serves_on_every_interface(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    database = tmp_path / "served.sqlite"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
+    monkeypatch.setenv("SECRET_KEY", "serve")
+    monkeypatch.setattr(cli, "network_addresses", lambda: ["192.168.1.20"])
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(cli, "waitress_serve", lambda app, **options: served.update(options))
+    result = CliRunner().invoke(cli.main, ["serve", "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert "http://192.168.1.20:8123/" in result.output
+    assert "█" in result.output or "▀" in result.output  # the QR code for a phone's camera
+    assert served["host"] == "0.0.0.0" and served["port"] == 8123
+    tables = {row[0] for row in sqlite3.connect(database).execute("select name from sqlite_master")}
+    assert {"game", "player", "round", "correction", "alembic_version"} <= tables
+
+
+def test_network_addresses_leave_out_loopback() -> None:
+    assert all(not address.startswith("127.") for address in cli.network_addresses())
