@@ -114,8 +114,14 @@ class SetupForm(FlaskForm):
         }
 
 
-def _number_choices(cards: int) -> list[SelectChoice]:
-    return options([(number, str(number)) for number in range(cards + 1)])
+def _number_field(plan: rules.RoundPlan, name: str, missing: Any) -> RadioField:
+    """One player's row of numbers, 0 to the cards dealt."""
+    return RadioField(
+        name,
+        coerce=int,
+        choices=options([(number, str(number)) for number in range(plan.cards + 1)]),
+        validators=[InputRequired(missing)],
+    )
 
 
 class RoundForm(FlaskForm):
@@ -147,24 +153,11 @@ def round_form(
             setattr(
                 Round,
                 f"bid_{seat}",
-                RadioField(
-                    name,
-                    coerce=int,
-                    choices=_number_choices(plan.cards),
-                    validators=[InputRequired(_l("Enter %(name)s's bid.", name=name))],
-                ),
+                _number_field(plan, name, _l("Enter %(name)s's bid.", name=name)),
             )
         if tricks:
-            setattr(
-                Round,
-                f"tricks_{seat}",
-                RadioField(
-                    name,
-                    coerce=int,
-                    choices=_number_choices(plan.cards),
-                    validators=[InputRequired(_l("Enter %(name)s's tricks.", name=name))],
-                ),
-            )
+            message = _l("Enter %(name)s's tricks.", name=name)
+            setattr(Round, f"tricks_{seat}", _number_field(plan, name, message))
     if trump:
         Round.trump = RadioField(  # type: ignore[attr-defined]
             _l("Trump suit that came up"),
