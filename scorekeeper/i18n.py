@@ -16,10 +16,20 @@ bp = Blueprint("i18n", __name__)
 
 
 def select_locale() -> str:
+    """The language chosen in the footer, else the browser's first French or English.
+
+    The browser's full tag is kept (en_GB, fr_CA) so dates and times read as at home.
+    """
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    for tag, _quality in request.accept_languages:
+        language, _sep, region = tag.replace("_", "-").partition("-")
+        if language.lower() in LANGUAGES:
+            if region.isalpha() and len(region) == 2:
+                return f"{language.lower()}_{region.upper()}"
+            return language.lower()
+    return "en"
 
 
 @bp.get("/language/<code>")
@@ -47,4 +57,6 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.register_blueprint(bp)
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
-    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
+    app.jinja_env.globals["current_locale"] = lambda: (
+        get_locale().language if get_locale() else "en"
+    )

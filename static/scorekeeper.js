@@ -86,10 +86,11 @@ function enhanceTricks(form, rows) {
 function enhanceSetup(form) {
   let timer = null;
   form.querySelectorAll(".player-row input[type=text]").forEach((input, seat) => {
+    const choice = form.querySelector(`input[name="first_dealer"][value="${seat}"]`);
+    const label = choice && choice.closest("label").querySelector("span");
+    const unnamed = label && label.textContent;
     input.addEventListener("input", () => {
-      const choice = form.querySelector(`input[name="first_dealer"][value="${seat}"]`);
-      const label = choice && choice.closest("label").querySelector("span");
-      if (label) label.textContent = input.value.trim() || input.placeholder;
+      if (label) label.textContent = input.value.trim() || unnamed;
     });
   });
   async function refresh() {

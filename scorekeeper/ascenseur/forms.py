@@ -22,7 +22,7 @@ from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
-MAX_NAME = 20
+MAX_NAME = 24
 HOUSE_RULES = ("top_rounds", "deck_cards", "decks", "bidding", "first_lead", "play")
 OWN_SCORING = ("made_base", "made_per_trick", "made_zero", "missed_flat", "missed_per_trick")
 
@@ -32,9 +32,18 @@ def options(pairs: Sequence[tuple[Any, Any]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def points_field(label: Any) -> IntegerField:
+def as_points_lost(value: int | None) -> int | None:
+    """A penalty typed as "−1" means 1 point lost."""
+    return None if value is None else abs(value)
+
+
+def points_field(label: Any, *, lost: bool = False) -> IntegerField:
     """A number of our own scoring; left empty, the preset's number stands."""
-    return IntegerField(label, validators=[Optional(), NumberRange(0, 1000)])
+    return IntegerField(
+        label,
+        validators=[Optional(), NumberRange(0, 1000)],
+        filters=[as_points_lost] if lost else [],
+    )
 
 
 class SetupForm(FlaskForm):
@@ -72,12 +81,11 @@ class SetupForm(FlaskForm):
     play = RadioField(_l("Play"), choices=options(CHOICES["play"]))
     blind_one_card_rounds = BooleanField(_l("One-card rounds are played blind, card on forehead"))
 
-    own_rules = BooleanField(_l("Use our own scoring and schedule"))
     made_base = points_field(_l("Made: points for any made bid"))
     made_per_trick = points_field(_l("Made: points per trick bid"))
     made_zero = points_field(_l("Made zero: points (empty: as any made bid)"))
-    missed_flat = points_field(_l("Missed: points lost, flat"))
-    missed_per_trick = points_field(_l("Missed: points lost per trick off"))
+    missed_flat = points_field(_l("Missed: points lost, flat"), lost=True)
+    missed_per_trick = points_field(_l("Missed: points lost per trick off"), lost=True)
     shape = RadioField(_l("Schedule"), choices=options(CHOICES["shape"]))
     hands = RadioField(_l("Hands"), choices=options(CHOICES["hands"]))
     chosen_top = IntegerField(

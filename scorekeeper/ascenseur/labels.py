@@ -108,8 +108,8 @@ def error_message(error: rules.RoundError) -> str:
     details = {"player": error.player, "value": error.value, "cards": error.cards}
     if isinstance(error, rules.ForbiddenBidError):
         return _(
-            "%(player)s deals and may not bid %(value)s: the bids would add up to the "
-            "%(cards)s cards dealt.",
+            "%(player)s deals and may not bid %(value)s: the bids would add up to the number "
+            "of cards dealt (%(cards)s).",
             **details,
         )
     if isinstance(error, rules.BidRangeError):
@@ -118,7 +118,8 @@ def error_message(error: rules.RoundError) -> str:
         return _("%(player)s's tricks must be from 0 to %(cards)s.", **details)
     if isinstance(error, rules.TricksTotalError):
         return _(
-            "The tricks add up to %(value)s, not %(cards)s: they must add up to the cards dealt.",
+            "The tricks add up to %(value)s, not %(cards)s: they must add up to the number of "
+            "cards dealt.",
             **details,
         )
     if isinstance(error, rules.TrumpError):
@@ -140,8 +141,73 @@ def scoring_examples(scoring: rules.Scoring) -> list[str]:
     ]
 
 
+def score(points: int | None, lost: bool) -> str:
+    """Points as the sheet shows them: signed, or as points lost where only losses count."""
+    if points is None:
+        return ""
+    return str(-points) if lost else signed(points)
+
+
 def signed(points: int) -> str:
     """Points with their sign, a true minus sign for losses: +14, −4, 0."""
     if points > 0:
         return f"+{points}"
     return f"−{-points}" if points < 0 else "0"
+
+
+def scoring_text(scoring: rules.Scoring) -> str:
+    """A scoring in one line: "made: 10 + 2 per trick bid; missed: −2 per trick off"."""
+    made = _(
+        "made: %(base)d + %(per)d per trick bid", base=scoring.made_base, per=scoring.made_per_trick
+    )
+    if scoring.made_zero is not None:
+        made += _(" (a made zero: %(zero)d)", zero=scoring.made_zero)
+    missed = _(
+        "missed: −%(flat)d − %(per)d per trick off",
+        flat=scoring.missed_flat,
+        per=scoring.missed_per_trick,
+    )
+    return f"{made}; {missed}"
+
+
+RULE_TITLES = {
+    "top_rounds": _l("Top round"),
+    "bidding": _l("Bidding"),
+    "first_lead": _l("First lead"),
+    "play": _l("Play"),
+    "shape": _l("Schedule"),
+    "hands": _l("Hands"),
+    "trump": _l("Trump card"),
+}
+
+
+def house_rule_texts(variant: rules.Variant, preset: rules.Variant) -> list[str]:
+    """The rules a game changed from its preset, one line each, for the sheet's header."""
+    texts = []
+    for name in rules.house_rules(variant, preset):
+        value = getattr(variant, name)
+        if name in RULE_TITLES:
+            texts.append(
+                _(
+                    "%(rule)s: %(value)s",
+                    rule=RULE_TITLES[name],
+                    value=choice_label(name, value.value),
+                )
+            )
+        elif name == "deck_cards":
+            texts.append(_("%(cards)d-card deck", cards=value))
+        elif name == "decks":
+            texts.append(ngettext("%(num)d deck", "%(num)d decks", value))
+        elif name == "hook_from":
+            texts.append(
+                _("no forbidden bid")
+                if value is None
+                else _("forbidden bid from %(cards)d cards on", cards=value)
+            )
+        elif name == "blind_one_card_rounds":
+            texts.append(_("blind one-card rounds") if value else _("no blind rounds"))
+        elif name == "scoring":
+            texts.append(scoring_text(value))
+        elif name == "chosen_top":
+            texts.append(_("at most %(cards)d cards", cards=value))
+    return texts

@@ -60,18 +60,16 @@ def variant_from_form(base: rules.Variant, form: SetupForm) -> rules.Variant:
         changes.pop("decks")
     changes["hook_from"] = (form.hook_from.data or 1) if form.hook.data else None
     changes["blind_one_card_rounds"] = bool(form.blind_one_card_rounds.data)
-    if form.own_rules.data:
-        numbers = {name: form[name].data for name in OWN_SCORING}
-        numbers = {name: value for name, value in numbers.items() if value is not None}
-        if form.made_zero.data is None:
-            numbers["made_zero"] = None
-        changes["scoring"] = replace(base.scoring, **numbers)
-        changes["shape"] = rules.Shape(form.shape.data)
-        changes["hands"] = rules.Hands(form.hands.data)
-        changes["trump"] = rules.TrumpCard(form.trump.data)
-        if form.chosen_top.data:
-            changes["top"] = rules.Top.CHOSEN
-            changes["chosen_top"] = form.chosen_top.data
+    # The table's own rules: the form starts from the preset's, so what is left alone stays.
+    numbers = {name: form[name].data for name in OWN_SCORING if form[name].data is not None}
+    numbers["made_zero"] = form.made_zero.data
+    changes["scoring"] = replace(base.scoring, **numbers)
+    changes["shape"] = rules.Shape(form.shape.data)
+    changes["hands"] = rules.Hands(form.hands.data)
+    changes["trump"] = rules.TrumpCard(form.trump.data)
+    if form.chosen_top.data:
+        changes["top"] = rules.Top.CHOSEN
+        changes["chosen_top"] = form.chosen_top.data
     return replace(base, **changes)
 
 

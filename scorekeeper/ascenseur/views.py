@@ -19,6 +19,7 @@ from scorekeeper.ascenseur.labels import (
     card_label,
     choice_label,
     error_message,
+    score,
     signed,
 )
 from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players, variant_from_form
@@ -147,8 +148,13 @@ def render_play(
 ) -> tuple[str, int]:
     plan = sheet.current
     pending = pending_round(game)
+    kind = "tricks" if pending else "bids"
     if form is None and plan is not None:
-        kind = "tricks" if pending else "bids"
+        data: dict[str, Any] = {"version": game.version}
+        again = request.args.get("again", "").split("/")
+        if len(again) == len(game.players) and all(value.isdigit() for value in again):
+            prefix = "tricks" if pending else "bid"
+            data.update({f"{prefix}_{seat}": int(value) for seat, value in enumerate(again)})
         form = round_form(
             plan,
             game.names,
@@ -156,10 +162,8 @@ def render_play(
             tricks=bool(pending),
             trump=not pending and plan.trump_turned,
             formdata=None,
-            data={"version": game.version},
+            data=data,
         )
-    else:
-        kind = "tricks" if pending else "bids"
     variant = sheet.variant
     return render_template(
         "ascenseur/play.html",
@@ -170,6 +174,7 @@ def render_play(
         kind=kind,
         form=form,
         undo_form=ConfirmForm(data={"version": game.version}),
+        here=url_for(".play", game_id=game.id),
         preset_name=PRESET_NAMES[game.preset],
         removed=rules.removed_cards(variant, len(game.players)),
         last_played=next((r for r in reversed(sheet.rounds) if r.is_played), None),
@@ -206,6 +211,12 @@ def already_entered(game: Game, number: int, kind: str) -> Response:
     else:
         flash(_("Round %(number)d was already entered; nothing was changed.", number=number))
     return redirect(url_for(".play", game_id=game.id))
+
+
+@bp.get("/<game_id>/rounds/<int:number>/<any(bids, tricks):kind>")
+def round_entry_page(game_id: str, number: int, kind: str) -> Response:
+    """The address a form was sent to, opened again (a reload, a language switch): the game."""
+    return redirect(url_for(".play", game_id=get_game_or_404(game_id).id))
 
 
 @bp.post("/<game_id>/rounds/<int:number>/bids")
@@ -342,16 +353,23 @@ def undo(game_id: str) -> Response:
         return redirect(url_for(".play", game_id=game.id))
     record = game.rounds[-1]
     if record.tricks is not None:
-        undone, field = "/".join(map(str, record.tricks)), "undo-tricks"
+        values, field = record.tricks, "undo-tricks"
         record.tricks = None
     else:
-        undone, field = "/".join(map(str, record.bids)), "undo-bids"
+        values, field = record.bids, "undo-bids"
         game.rounds.remove(record)
+    undone = "/".join(map(str, values))
     game.corrections.append(Correction(round_number=record.number, field=field, old=undone))
     game.changed()
     db.session.commit()
-    flash(_("Round %(number)d: the last entry was taken back.", number=record.number))
-    return redirect(url_for(".play", game_id=game.id))
+    flash(
+        _(
+            "Round %(number)d: taken back. The numbers are filled in again below.",
+            number=record.number,
+        )
+    )
+    # The taken-back numbers come back in the form, to change one and confirm again.
+    return redirect(url_for(".play", game_id=game.id, again=undone))
 
 
 # --- What the templates call --------------------------------------------------------------------
@@ -363,6 +381,7 @@ def suit_symbol(value: str | None) -> str:
 
 
 bp.add_app_template_filter(signed, "signed")
+bp.add_app_template_global(score, "score")
 bp.add_app_template_filter(card_label, "card_label")
 bp.add_app_template_global(choice_label, "choice_label")
 

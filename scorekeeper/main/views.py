@@ -2,6 +2,7 @@
 
 from flask import render_template
 
+from scorekeeper.ascenseur.labels import PRESET_NAMES
 from scorekeeper.extensions import db
 from scorekeeper.main import bp
 from scorekeeper.models import Game
@@ -15,7 +16,9 @@ def home() -> str:
     sheets = [(game, game.sheet()) for game in games]
     in_progress = [(game, sheet) for game, sheet in sheets if not sheet.is_complete]
     finished = [(game, sheet) for game, sheet in sheets if sheet.is_complete]
-    return render_template("home.html", in_progress=in_progress, finished=finished)
+    return render_template(
+        "home.html", in_progress=in_progress, finished=finished, preset_names=PRESET_NAMES
+    )
 
 
 @bp.app_template_filter("seat_names")

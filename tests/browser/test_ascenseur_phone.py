@@ -216,3 +216,24 @@ def test_the_page_is_french_for_a_french_phone(browser, live_server: str) -> Non
     page.reload()
     expect(page.get_by_role("link", name="Start a game")).to_be_visible()
     context.close()
+
+
+def test_french_standings_with_long_names_fit_the_phone(browser, live_server: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fr-FR")
+    page = context.new_page()
+    names = ("Grand-père Jean-Baptiste", "Marie-Christine", "Anticonstitutionnelle", "Zoé")
+    page.goto(live_server + "/ascenseur/new/ascenseur-a-charge")
+    for number, name in enumerate(names, start=1):
+        page.get_by_role("textbox", name=f"Joueur {number}", exact=True).fill(name)
+    page.get_by_role("button", name="Commencer la partie").click()
+    for group in page.get_by_role("group").filter(has=page.get_by_role("radio", name="0")).all():
+        if group.get_by_role("radio", name="0", exact=True).is_enabled():
+            group.get_by_role("radio", name="0", exact=True).click()
+        else:
+            group.get_by_role("radio", name="1", exact=True).click()
+    page.locator("button.confirm").click()
+    page.get_by_role("group").first.get_by_role("radio", name="1", exact=True).click()
+    page.locator("button.confirm").click()
+    expect(page.locator(".standings")).to_be_visible()
+    no_sideways_scroll(page)
+    context.close()

@@ -76,7 +76,6 @@ def test_own_scoring_shows_its_worked_example(table: Table, client: FlaskClient)
         "ascenseur",
         FOUR,
         action="preview",
-        own_rules=True,
         made_base=20,
         made_per_trick=10,
         missed_per_trick=10,
@@ -202,7 +201,7 @@ def test_a_trump_suit_that_does_not_exist_is_refused(table: Table, app: Flask) -
         (("Anne", ""), "Enter a name, or remove this row."),
         (("Anne", "anne"), "Two players cannot have the same name."),
         (("Anne", "Bruno", "Chloé", "Denis", "Ed", "Fanny"), "for 2 to 5 players, not 6"),
-        (("Anne", "B" * 21), "Field cannot be longer than 20 characters."),
+        (("Anne", "B" * 25), "Field cannot be longer than 24 characters."),
     ],
 )
 def test_bad_players_are_refused_and_the_names_kept(
@@ -223,7 +222,6 @@ def test_an_impossible_own_rule_is_explained(table: Table, client: FlaskClient, 
         "ascenseur-a-charge",
         [f"P{n}" for n in range(20)],
         deck_cards=32,
-        own_rules=True,
         hands="even",
     )
     response = client.post("/ascenseur/new/ascenseur-a-charge", data=data)
@@ -348,7 +346,6 @@ def test_the_standings_say_who_can_no_longer_win(table: Table) -> None:
     table.start(
         "ascenseur",
         ("Ana", "Bob", "Cy"),
-        own_rules=True,
         chosen_top=1,
         shape="up",
         made_base=10,
@@ -367,7 +364,7 @@ def test_the_standings_say_who_can_no_longer_win(table: Table) -> None:
 def test_the_end_shows_the_final_standings_and_the_winner(
     table: Table, client: FlaskClient
 ) -> None:
-    table.start("ascenseur", ("Ana", "Bob"), own_rules=True, chosen_top=2, shape="up")
+    table.start("ascenseur", ("Ana", "Bob"), chosen_top=2, shape="up")
     table.play(1, (1, 1), (1, 0))  # Ana deals; Ana +1, Bob −1
     table.play(2, (0, 1), (0, 2))  # Bob deals; Ana +0, Bob −1
     page = text(client.get(table.game_url))
@@ -379,11 +376,9 @@ def test_the_end_shows_the_final_standings_and_the_winner(
 
 
 def test_a_tie_shares_the_win(table: Table, client: FlaskClient) -> None:
-    table.start("ascenseur", ("Ana", "Bob"), own_rules=True, chosen_top=1, shape="up")
+    table.start("ascenseur", ("Ana", "Bob"), chosen_top=1, shape="up")
     table.play(1, (0, 0), (0, 1))  # Ana makes 0 (0 points); Bob misses by one
-    table.start(
-        "ascenseur", ("Ana", "Bob"), own_rules=True, chosen_top=1, shape="up", missed_per_trick=0
-    )
+    table.start("ascenseur", ("Ana", "Bob"), chosen_top=1, shape="up", missed_per_trick=0)
     table.play(1, (0, 0), (0, 1))
     assert "Ana, Bob share the win!" in text(client.get(table.game_url))
 
@@ -416,3 +411,57 @@ def test_the_language_switch_is_remembered(client: FlaskClient) -> None:
     page = text(client.get("/ascenseur/new", headers={"Accept-Language": "en"}))
     assert '<html lang="fr">' in page
     assert client.get("/language/en?next=https://elsewhere.example/").headers["Location"] == "/"
+
+
+def test_taking_back_tricks_fills_them_in_again(table: Table, app: Flask) -> None:
+    table.start("ascenseur", FOUR)
+    table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
+    page = text(table.client.get(table.game_url))
+    assert "Take back round 1's tricks" in page
+    version = re.search(r'name="version" type="hidden" value="(\d+)"', page)
+    assert version
+    data = {"csrf_token": table.token(table.game_url), "version": version.group(1)}
+    response = table.client.post(f"{table.game_url}/undo", data=data)
+    page = text(table.client.get(response.headers["Location"]))
+    assert "The numbers are filled in again below." in page
+    assert [checked(page, f"tricks_{seat}") for seat in range(4)] == ["0", "1", "0", "0"]
+    assert "Take back round 1's bids" in page
+
+
+def test_opening_the_address_a_round_was_sent_to_leads_back_to_the_game(table: Table) -> None:
+    table.start("ascenseur", FOUR)
+    for kind in ("bids", "tricks"):
+        response = table.client.get(f"{table.game_url}/rounds/1/{kind}")
+        assert response.status_code == 302 and response.headers["Location"] == table.game_url
+
+
+def test_the_language_switch_after_a_refused_entry_returns_to_the_game(table: Table) -> None:
+    table.start("ascenseur", FOUR)
+    page = text(table.bids(1, (0, 1, 0, 0)))
+    assert f"/language/fr?next={table.game_url}" in page
+
+
+def test_a_penalty_typed_with_a_minus_sign_is_a_penalty(table: Table, client: FlaskClient) -> None:
+    data = table.setup_data(
+        "ascenseur", FOUR, action="preview", made_base=10, made_per_trick=1, missed_per_trick=-1
+    )
+    page = text(client.post("/ascenseur/new/ascenseur", data=data))
+    assert "bid 2, took 2 → +12; bid 2, took 4 → −2" in page
+
+
+def test_dates_read_as_at_home(table: Table, client: FlaskClient) -> None:
+    table.start("ascenseur", FOUR)
+    british = text(client.get("/", headers={"Accept-Language": "en-GB,en;q=0.8"}))
+    american = text(client.get("/", headers={"Accept-Language": "en-US,en;q=0.8"}))
+    assert re.search(r"\b\d{2}/\d{2}/\d{4}\b", british)
+    assert re.search(r"\b\d{1,2}/\d{1,2}/\d{2}\b", american)
+    assert '<html lang="en">' in british
+
+
+def test_escalier_counts_points_lost_as_positive_numbers(table: Table) -> None:
+    table.start("escalier", ("Ana", "Bob", "Cy"))
+    table.play(1, (1, 0, 1), (1, 0, 0))  # Cy bid 1 and took nothing: 1 point lost
+    page = text(table.client.get(table.game_url))
+    assert "Points lost: the fewest wins." in page
+    totals = re.findall(r'<td class="num total">([^<]+)</td>', page)
+    assert totals == ["0", "0", "1"]
