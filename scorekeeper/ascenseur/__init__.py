@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("ascenseur", __name__, url_prefix="/ascenseur")
 
-from scorekeeper.ascenseur import views  # noqa: E402, F401
+from scorekeeper.ascenseur import sheet, views  # noqa: E402, F401

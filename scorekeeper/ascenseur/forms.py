@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import (
     BooleanField,
     FieldList,
@@ -180,3 +181,17 @@ class ConfirmForm(FlaskForm):
     """A POST-only button (undo): nothing but the CSRF token and the game's version."""
 
     version = HiddenField()
+
+
+class ImportForm(FlaskForm):
+    """A game file exported from Scorekeeper."""
+
+    MAX_BYTES = 200_000
+
+    file = FileField(
+        _l("Game file (.json)"),
+        validators=[
+            FileRequired(_l("Choose a game file.")),
+            FileSize(MAX_BYTES, message=_l("This file is too large to be a game.")),
+        ],
+    )

@@ -122,6 +122,13 @@ def error_message(error: rules.RoundError) -> str:
             "cards dealt.",
             **details,
         )
+    if isinstance(error, rules.RoundCountError):
+        return _("There are more rounds than the game's schedule has.")
+    if isinstance(error, rules.MissingTricksError):
+        return _(
+            "Round %(number)d has no tricks, but later rounds were entered.",
+            number=error.round_number,
+        )
     if isinstance(error, rules.TrumpError):
         return _("No card is turned for trump in this round.")
     return _("Enter one number for each player.")
@@ -157,16 +164,22 @@ def signed(points: int) -> str:
 
 def scoring_text(scoring: rules.Scoring) -> str:
     """A scoring in one line: "made: 10 + 2 per trick bid; missed: −2 per trick off"."""
-    made = _(
-        "made: %(base)d + %(per)d per trick bid", base=scoring.made_base, per=scoring.made_per_trick
-    )
+    base, per = scoring.made_base, scoring.made_per_trick
+    if base and per:
+        made = _("made: %(base)d + %(per)d per trick bid", base=base, per=per)
+    elif per:
+        made = _("made: %(per)d per trick bid", per=per)
+    else:
+        made = _("made: %(base)d", base=base)
     if scoring.made_zero is not None:
         made += _(" (a made zero: %(zero)d)", zero=scoring.made_zero)
-    missed = _(
-        "missed: −%(flat)d − %(per)d per trick off",
-        flat=scoring.missed_flat,
-        per=scoring.missed_per_trick,
-    )
+    flat, per = scoring.missed_flat, scoring.missed_per_trick
+    if flat and per:
+        missed = _("missed: −%(flat)d − %(per)d per trick off", flat=flat, per=per)
+    elif per:
+        missed = _("missed: −%(per)d per trick off", per=per)
+    else:
+        missed = _("missed: −%(flat)d", flat=flat)
     return f"{made}; {missed}"
 
 

@@ -19,6 +19,7 @@ from scorekeeper.ascenseur.labels import (
     card_label,
     choice_label,
     error_message,
+    house_rule_texts,
     score,
     signed,
 )
@@ -175,6 +176,7 @@ def render_play(
         form=form,
         undo_form=ConfirmForm(data={"version": game.version}),
         here=url_for(".play", game_id=game.id),
+        house_rules=house_rule_texts(variant, rules.PRESETS[game.preset]),
         preset_name=PRESET_NAMES[game.preset],
         removed=rules.removed_cards(variant, len(game.players)),
         last_played=next((r for r in reversed(sheet.rounds) if r.is_played), None),

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask_migrate import upgrade
 from playwright.sync_api import Browser, Page, sync_playwright
 from waitress.server import create_server
@@ -29,14 +30,19 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """The app served by waitress, as ``scorekeeper serve`` does, on a free local port."""
+def served_app(tmp_path: Path) -> Flask:
     app = create_app(
         {"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"}
     )
     with app.app_context():
         upgrade()
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    return app
+
+
+@pytest.fixture
+def live_server(served_app: Flask) -> Iterator[str]:
+    """The app served by waitress, as ``scorekeeper serve`` does, on a free local port."""
+    server = create_server(served_app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]

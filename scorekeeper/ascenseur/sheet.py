@@ -1,0 +1,130 @@
+"""The score sheet: on screen, on paper, as a chart, as CSV; the whole game as JSON, and back."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from flask import Response, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.ascenseur import bp
+from scorekeeper.ascenseur.chart import chart
+from scorekeeper.ascenseur.forms import ImportForm
+from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts, scoring_text
+from scorekeeper.ascenseur.transfer import TransferError, game_from_json, game_to_json
+from scorekeeper.ascenseur.views import get_game_or_404
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from scorekeeper.rules import ascenseur as rules
+
+PORTRAIT_PLAYERS = 6
+"""Up to this many players, the printed sheet is an A4 page in portrait."""
+
+bp.add_app_template_global(scoring_text, "scoring_text")
+
+
+@bp.get("/<game_id>/sheet")
+def sheet(game_id: str) -> str:
+    """The score sheet: one row per round, one column group per player, totals and places."""
+    game = get_game_or_404(game_id)
+    scored = game.sheet()
+    rows = len(scored.plans)
+    return render_template(
+        "ascenseur/sheet.html",
+        game=game,
+        sheet=scored,
+        chart=chart(scored),
+        preset_name=PRESET_NAMES[game.preset],
+        house_rules=house_rule_texts(scored.variant, rules.PRESETS[game.preset]),
+        wide=len(game.players) > PORTRAIT_PLAYERS,
+        density="dense" if rows > 30 else "",
+    )
+
+
+def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
+    """The sheet as rows of cells, for CSV: a header, one row per round entered, the totals."""
+    lost = scored.variant.scoring.penalties_only
+    header: list[Any] = [_("Round"), _("Cards"), _("Dealer"), _("Trump")]
+    for name in game.names:
+        columns = (
+            (_("bid"), _("tricks"), _("lost"), _("total lost"))
+            if lost
+            else (_("bid"), _("tricks"), "+", "−", _("total"))
+        )
+        header += [f"{name} {column}" for column in columns]
+    rows = [header]
+    for row in scored.rounds:
+        trump = row.trump.value if row.trump else ("" if row.plan.trump_turned else "-")
+        cells: list[Any] = [row.plan.number, row.plan.cards, game.names[row.plan.dealer], trump]
+        for result in row.results:
+            cells += [result.bid, "" if result.tricks is None else result.tricks]
+            if lost:
+                cells += ["" if result.points is None else -result.points, -result.total]
+            else:
+                cells += [
+                    "" if result.plus is None else result.plus,
+                    "" if result.minus is None else result.minus,
+                    result.total,
+                ]
+        rows.append(cells)
+    totals: list[Any] = [_("Total"), "", "", ""]
+    for seat in range(len(game.names)):
+        if lost:
+            totals += ["", "", scored.minus_totals[seat], scored.minus_totals[seat]]
+        else:
+            totals += ["", "", scored.plus_totals[seat], scored.minus_totals[seat]]
+            totals.append(scored.totals[seat])
+    places: list[Any] = [_("Place"), "", "", ""]
+    for place in scored.places:
+        places += [""] * (3 if lost else 4) + [place]
+    return [*rows, totals, places]
+
+
+@bp.get("/<game_id>/sheet.csv")
+def sheet_csv(game_id: str) -> Response:
+    """The score sheet as a CSV file, for a spreadsheet."""
+    game = get_game_or_404(game_id)
+    out = io.StringIO()
+    csv.writer(out).writerows(sheet_rows(game, game.sheet()))
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.csv"'},
+    )
+
+
+@bp.get("/<game_id>/game.json")
+def game_json(game_id: str) -> Response:
+    """The whole game, every entry, as a JSON file that :func:`import_game` takes back."""
+    game = get_game_or_404(game_id)
+    return Response(
+        json.dumps(game_to_json(game), ensure_ascii=False, indent=2),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.json"'},
+    )
+
+
+def file_stem(game: Game) -> str:
+    return f"{game.preset}-{game.created_at:%Y-%m-%d}-{game.id}"
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_game() -> str | BaseResponse | tuple[str, int]:
+    """Start a new game from a JSON file exported by Scorekeeper."""
+    form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
+    if form.validate_on_submit():
+        try:
+            game = game_from_json(form.file.data.read(ImportForm.MAX_BYTES + 1))
+        except TransferError as error:
+            form.file.errors.append(str(error))
+        else:
+            db.session.add(game)
+            db.session.commit()
+            flash(_("The game was imported."))
+            return redirect(url_for(".play", game_id=game.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template("ascenseur/import.html", form=form), status

@@ -1,0 +1,98 @@
+"""The score sheet printed by headless Chromium: one A4 page for six players, landscape beyond.
+
+The first page of each print is kept as a PNG in test-artifacts/ to look at."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page
+
+from scorekeeper.rules import ascenseur as rules
+from tests.games import play_out, store_game
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+NAMES = ("Anne", "Bruno", "Chloé", "Denis", "Élodie", "François", "Gaston", "Hélène", "Igor", "Jo")
+# The longest schedule for these players: two decks, the top round once per player.
+LONGEST = {"decks": 2, "top_rounds": "each-player"}
+
+
+def print_sheet(page: Page, app: Flask, base: str, players: int, tmp_path: Path) -> tuple[str, str]:
+    """Print a finished game's sheet; the PDF's description and text."""
+    variant = rules.with_house_rules(rules.PRESETS["ascenseur-a-charge"], LONGEST)
+    entries = play_out(variant, players, 0, seed=players)
+    game_id = store_game(app, "ascenseur-a-charge", NAMES[:players], entries, **LONGEST)
+    page.goto(f"{base}/ascenseur/{game_id}/sheet")
+    pdf = tmp_path / f"sheet-{players}.pdf"
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "100",
+            "-f",
+            "1",
+            "-singlefile",
+            str(pdf),
+            str(ARTIFACTS / f"sheet-{players}-players"),
+        ],
+        check=True,
+    )
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
+    with app.app_context():
+        from scorekeeper.extensions import db
+        from scorekeeper.models import Game
+
+        totals = db.session.get(Game, game_id).sheet().totals  # type: ignore[union-attr]
+    for total in totals:
+        shown = f"+{total}" if total > 0 else (f"−{-total}" if total < 0 else "0")
+        assert shown in words.stdout, f"total {shown} not printed"
+    return info.stdout, words.stdout
+
+
+def pages(info: str) -> int:
+    match = re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE)
+    assert match
+    return int(match.group(1))
+
+
+def page_size(info: str) -> tuple[float, float]:
+    match = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", info, re.MULTILINE)
+    assert match
+    return float(match.group(1)), float(match.group(2))
+
+
+@pytest.fixture(autouse=True)
+def needs_poppler() -> None:
+    if subprocess.run(["which", "pdfinfo"], capture_output=True).returncode != 0:
+        pytest.fail("pdfinfo is missing: .ci/run installs Debian's poppler-utils")
+
+
+def test_six_players_print_on_one_a4_portrait_page(
+    page: Page, served_app: Flask, live_server: str, tmp_path: Path
+) -> None:
+    info, words = print_sheet(page, served_app, live_server, 6, tmp_path)
+    assert pages(info) == 1
+    width, height = page_size(info)
+    assert abs(width - 595) < 2 and abs(height - 842) < 2  # A4, portrait
+    assert "Ascenseur à charge" in words and "François" in words
+    assert "Scorekeeper" not in words.split("Ascenseur à charge")[0]  # no navigation on paper
+    (ARTIFACTS / "print-pages.txt").write_text(f"6 players: {pages(info)} page(s), portrait\n")
+
+
+def test_ten_players_print_in_landscape(
+    page: Page, served_app: Flask, live_server: str, tmp_path: Path
+) -> None:
+    info, words = print_sheet(page, served_app, live_server, 10, tmp_path)
+    width, height = page_size(info)
+    assert width > height  # A4 turned to landscape
+    assert words.count("Bid") >= 10  # the players' column headings, on every page
+    with open(ARTIFACTS / "print-pages.txt", "a") as note:
+        note.write(f"10 players: {pages(info)} page(s), landscape\n")
