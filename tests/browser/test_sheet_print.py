@@ -96,3 +96,22 @@ def test_ten_players_print_in_landscape(
     assert words.count("Bid") >= 10  # the players' column headings, on every page
     with open(ARTIFACTS / "print-pages.txt", "a") as note:
         note.write(f"10 players: {pages(info)} page(s), landscape\n")
+
+
+def test_the_sheet_scrolls_in_its_own_box_on_a_phone(
+    page: Page, served_app: Flask, live_server: str
+) -> None:
+    variant = rules.PRESETS["ascenseur-a-charge"]
+    game_id = store_game(served_app, "ascenseur-a-charge", NAMES[:6], play_out(variant, 6, 0, 1))
+    page.goto(f"{live_server}/ascenseur/{game_id}/sheet")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.locator(".sheet-scroll")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # the grid scrolls inside
+    box.evaluate("el => { el.scrollLeft = 400; el.scrollTop = 200; }")
+    round_cell = page.locator("tbody th.round-col").nth(8).bounding_box()
+    name_cell = page.locator("thead th.player").nth(3).bounding_box()
+    frame = box.bounding_box()
+    assert round_cell and name_cell and frame
+    assert abs(round_cell["x"] - frame["x"]) < 3  # the round column stays on the left
+    assert abs(name_cell["y"] - frame["y"]) < 3  # the players' names stay on top
+    page.screenshot(path=str(ARTIFACTS / "sheet-phone.png"), full_page=True)

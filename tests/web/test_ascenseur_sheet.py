@@ -269,3 +269,22 @@ def test_an_import_without_a_file_asks_for_one(client: FlaskClient) -> None:
     response = client.post("/ascenseur/import", data={"csrf_token": token.group(1)})
     assert response.status_code == 422
     assert "Choose a game file." in text(response)
+
+
+@pytest.mark.parametrize("preset", sorted(rules.PRESETS))
+def test_every_preset_has_its_sheet_its_csv_and_its_file(
+    app: Flask, client: FlaskClient, preset: str
+) -> None:
+    names = ("Ana", "Bob", "Cy", "Di")
+    entries = play_out(rules.PRESETS[preset], 4, 1, seed=len(preset))
+    game_id = store_game(app, preset, names, entries, first_dealer=1)
+    page = text(client.get(f"/ascenseur/{game_id}/sheet"))
+    assert page.count('class="player">') == 4 and "<polyline" in page
+    rows = list(csv.reader(io.StringIO(text(client.get(f"/ascenseur/{game_id}/sheet.csv")))))
+    assert len(rows) == 1 + len(entries) + 2
+    response = import_file(client, export(client, game_id))
+    copy = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        original = db.session.get(Game, game_id).sheet()  # type: ignore[union-attr]
+        assert db.session.get(Game, copy).sheet() == original  # type: ignore[union-attr]
+    assert original.is_complete
