@@ -57,6 +57,7 @@ def totals(page: Page) -> dict[str, str]:
 
 
 def no_sideways_scroll(page: Page) -> None:
+    page.wait_for_load_state()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"{page.url} is {width} px wide"
 
@@ -158,6 +159,7 @@ def test_no_page_scrolls_sideways_and_every_control_is_thumb_sized(
     page.goto(live_server + "/")
     no_sideways_scroll(page)
     page.get_by_role("link", name="Start a game").click()
+    expect(page.get_by_role("heading", name="Which game?")).to_be_visible()
     no_sideways_scroll(page)
     start_game(page, live_server, long_names, preset=r"Ascenseur à charge\s+2 to")
     no_sideways_scroll(page)
