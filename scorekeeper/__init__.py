@@ -27,17 +27,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         MAX_CONTENT_LENGTH=256 * 1024,
+        # A private server (the family's own) lists every game and lets every phone score;
+        # a public or club server shows each browser only its own games.
+        PRIVATE_SERVER=False,
     )
     if database_url := os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
     if secret_key := os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key
+    if private := os.environ.get("SCOREKEEPER_PRIVATE"):
+        app.config["PRIVATE_SERVER"] = private.lower() in ("1", "true", "yes")
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import errors, i18n
+    from scorekeeper import errors, i18n, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.main import bp as main_bp
@@ -46,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    security.init_app(app)
     app.register_blueprint(errors.bp)
     app.register_blueprint(main_bp)
     app.register_blueprint(ascenseur_bp)

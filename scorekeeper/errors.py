@@ -25,7 +25,12 @@ def http_error(error: HTTPException) -> tuple[str, int]:
     messages = {
         400: _("This request could not be understood. Nothing was changed."),
         404: _("There is no such page or game here. It may have been mistyped."),
+        403: _("This link does not let you change this game. Ask the scorer for the scorer link."),
         405: _("This page cannot be used that way."),
+        409: _(
+            "Another phone was changing this game at the same moment. Nothing was changed: "
+            "go back and try again."
+        ),
         413: _("What was sent is too large. Nothing was changed."),
     }
     message = messages.get(code, _("Something went wrong. Nothing was changed."))

@@ -40,7 +40,14 @@ def switch(code: str) -> Response:
         back = "/"
     response = redirect(back)
     if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+        response.set_cookie(
+            COOKIE,
+            code,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            httponly=True,
+            secure=request.is_secure,
+        )
     return response
 
 

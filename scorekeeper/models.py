@@ -23,6 +23,10 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def new_scorer_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
 class Game(db.Model):
     """One game at one table: its rules, its players in their seats, its rounds."""
 
@@ -30,12 +34,17 @@ class Game(db.Model):
     preset: Mapped[str] = mapped_column(String(40))
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     first_dealer: Mapped[int]
+    scorer_token: Mapped[str] = mapped_column(String(32), default=new_scorer_token)
+    """The secret of the scorer link; the viewer link is the game's address alone."""
     version: Mapped[int] = mapped_column(default=1)
-    """Counts the changes, so a form drawn from an older state of the game is recognised."""
+    """Counts the changes, so a form drawn from an older state of the game is recognised; an
+    update based on a version another phone has since changed fails (optimistic locking)."""
     setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
     """The new-game form's one-time value: submitting it twice starts one game."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 -- SQLAlchemy's own attribute
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -64,8 +73,7 @@ class Game(db.Model):
         return ascenseur.score_game(self.variant, self.names, self.first_dealer, self.entries)
 
     def changed(self) -> None:
-        """Note a change to the game's entries."""
-        self.version += 1
+        """Note a change to the game's entries: the row is rewritten, and its version counted."""
         self.updated_at = utcnow()
 
 
@@ -94,6 +102,11 @@ class RoundRecord(db.Model):
     trump: Mapped[str | None] = mapped_column(String(1))
 
     game: Mapped[Game] = relationship(back_populates="rounds")
+
+    @property
+    def signature(self) -> str:
+        """The round's entries in one line, to tell whether another phone changed them."""
+        return f"{self.bids}|{self.tricks}|{self.trump}"
 
     @property
     def entry(self) -> ascenseur.RoundEntry:

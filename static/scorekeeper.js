@@ -106,7 +106,73 @@ function enhanceSetup(form) {
   });
 }
 
+// Live: poll the game's version (answered 304 while nothing changed) and show a change made on
+// another phone: reload at once, unless this phone is halfway through a form.
+function followGame(body) {
+  let touched = false;
+  document.addEventListener("input", () => { touched = true; });
+  document.addEventListener("change", () => { touched = true; });
+  async function poll() {
+    try {
+      const response = await fetch(body.dataset.live, { cache: "no-cache" });
+      if (response.ok) {
+        const state = await response.json();
+        if (String(state.version) !== body.dataset.version) return changed();
+      }
+    } catch (error) {
+      // The server is out of reach for a moment (a laptop asleep): try again later.
+    }
+    setTimeout(poll, document.hidden ? 10000 : 2000);
+  }
+  function changed() {
+    if (!touched) {
+      window.location.reload();
+      return;
+    }
+    const note = document.getElementById("live-note");
+    if (note) note.hidden = false;
+  }
+  setTimeout(poll, 2000);
+}
+
+// Keep the screen on during a game. The Wake Lock API works only over HTTPS or on localhost; on
+// a laptop serving phones over plain http, a muted looping video keeps most phones awake once
+// the page has been tapped. When neither works, the page says so.
+function keepAwake(body) {
+  const note = document.getElementById("awake-note");
+  const cannot = () => { if (note) note.hidden = false; };
+  if ("wakeLock" in navigator && window.isSecureContext) {
+    const request = () => navigator.wakeLock.request("screen").catch(cannot);
+    request();
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") request();
+    });
+    return;
+  }
+  const video = document.createElement("video");
+  video.muted = true;
+  video.loop = true;
+  video.setAttribute("muted", "");
+  video.setAttribute("playsinline", "");
+  video.setAttribute("aria-hidden", "true");
+  video.className = "visually-hidden";
+  for (const [type, url] of [["webm", body.dataset.awakeWebm], ["mp4", body.dataset.awakeMp4]]) {
+    const source = document.createElement("source");
+    source.src = url;
+    source.type = `video/${type}`;
+    video.appendChild(source);
+  }
+  document.body.appendChild(video);
+  const start = () => { video.play().catch(cannot); };
+  document.addEventListener("click", start, { once: true });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && video.paused) video.play().catch(() => {});
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  if (document.body.dataset.live) followGame(document.body);
+  if (document.body.dataset.awakeMp4) keepAwake(document.body);
   document.querySelectorAll("form.entry.bids").forEach(enhanceBids);
   document.querySelectorAll("form.entry.tricks").forEach((form) => {
     enhanceTricks(form, Array.from(form.querySelectorAll("fieldset.numbers")));

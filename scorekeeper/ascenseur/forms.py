@@ -137,6 +137,8 @@ class RoundForm(FlaskForm):
     """A round's numbers, one radio row per player; fields are added for the round at hand."""
 
     version = HiddenField()
+    original = HiddenField()
+    """The round's entries as the correction form showed them (see RoundRecord.signature)."""
 
     def seat_fields(self, kind: str, seats: Sequence[int]) -> list[Any]:
         return [self[f"{kind}_{seat}"] for seat in seats]

@@ -11,6 +11,7 @@ from flask import Response, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.access import remember
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.chart import chart
 from scorekeeper.ascenseur.forms import ImportForm
@@ -124,6 +125,7 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
         else:
             db.session.add(game)
             db.session.commit()
+            remember(game, scorer=True)
             flash(_("The game was imported."))
             return redirect(url_for(".play", game_id=game.id))
     status = 422 if form.is_submitted() else 200

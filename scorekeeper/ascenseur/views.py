@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import secrets
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+import segno
+from flask import Response as FlaskResponse
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from scorekeeper.access import is_scorer, remember, require_scorer
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.forms import ConfirmForm, RoundForm, SetupForm, options, round_form
 from scorekeeper.ascenseur.labels import (
@@ -78,6 +83,7 @@ def setup(preset: str) -> str | Response | tuple[str, int]:
             db.select(Game).filter_by(setup_nonce=form.nonce.data)
         ).scalar_one_or_none()
         if existing is not None:  # the same form sent twice: one game
+            remember(existing, scorer=True)
             return redirect(url_for(".play", game_id=existing.id))
         game = Game(
             preset=preset,
@@ -88,6 +94,7 @@ def setup(preset: str) -> str | Response | tuple[str, int]:
         )
         db.session.add(game)
         db.session.commit()
+        remember(game, scorer=True)
         return redirect(url_for(".play", game_id=game.id))
     status = 200 if action == "preview" and valid and names_ok and not errors else 422
     return render_setup(preset, base, form, game_preview, errors), status
@@ -145,12 +152,17 @@ def pending_round(game: Game) -> RoundRecord | None:
 
 
 def render_play(
-    game: Game, sheet: rules.GameSheet, form: RoundForm | None = None, status: int = 200
+    game: Game,
+    sheet: rules.GameSheet,
+    form: RoundForm | None = None,
+    status: int = 200,
+    conflict: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
     plan = sheet.current
     pending = pending_round(game)
     kind = "tricks" if pending else "bids"
-    if form is None and plan is not None:
+    scorer = is_scorer(game)
+    if form is None and plan is not None and scorer:
         data: dict[str, Any] = {"version": game.version}
         again = request.args.get("again", "").split("/")
         if len(again) == len(game.players) and all(value.isdigit() for value in again):
@@ -174,8 +186,12 @@ def render_play(
         pending=pending,
         kind=kind,
         form=form,
-        undo_form=ConfirmForm(data={"version": game.version}),
+        undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
+        scorer=scorer,
         here=url_for(".play", game_id=game.id),
+        links=share_links(game) if scorer else None,
+        conflict=conflict,
+        conflict_form=ConfirmForm() if conflict else None,
         house_rules=house_rule_texts(variant, rules.PRESETS[game.preset]),
         preset_name=PRESET_NAMES[game.preset],
         removed=rules.removed_cards(variant, len(game.players)),
@@ -187,7 +203,58 @@ def render_play(
 def play(game_id: str) -> tuple[str, int]:
     """The round being played: who deals, how many cards, bids then tricks; the standings."""
     game = get_game_or_404(game_id)
+    remember(game)
     return render_play(game, game.sheet())
+
+
+@bp.get("/<game_id>/version")
+def game_version(game_id: str) -> FlaskResponse:
+    """The game's version, for the pages that follow it live: 304 while nothing changed."""
+    version = db.session.execute(
+        db.select(Game.version).where(Game.id == game_id)
+    ).scalar_one_or_none()
+    if version is None:
+        abort(404)
+    response = jsonify(version=version)
+    response.set_etag(f"{game_id}-{version}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/<game_id>/score/<token>")
+def join_as_scorer(game_id: str, token: str) -> Response:
+    """The scorer link: this browser may now enter and correct the game's rounds."""
+    game = get_game_or_404(game_id)
+    if not secrets.compare_digest(token.encode(), game.scorer_token.encode()):
+        abort(403)
+    remember(game, scorer=True)
+    flash(_("This phone can now enter and correct the scores of this game."))
+    return redirect(url_for(".play", game_id=game.id))
+
+
+@bp.get("/<game_id>/qr/<any(viewer, scorer):link>.svg")
+def qr_code(game_id: str, link: str) -> Response:
+    """A QR code of the viewer or the scorer link, for another phone's camera."""
+    game = get_game_or_404(game_id)
+    if link == "scorer":
+        require_scorer(game)
+    svg = io.BytesIO()
+    segno.make(share_links(game)[link], error="m").save(
+        svg, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, dark="#000", light="#fff"
+    )
+    response = FlaskResponse(svg.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+def share_links(game: Game) -> dict[str, str]:
+    """The game's two addresses, as another phone on the network would open them."""
+    return {
+        "viewer": url_for(".play", game_id=game.id, _external=True),
+        "scorer": url_for(
+            ".join_as_scorer", game_id=game.id, token=game.scorer_token, _external=True
+        ),
+    }
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:
@@ -205,14 +272,30 @@ def seat_values(form: RoundForm, kind: str, seats: int) -> list[int]:
     return [int(form[f"{kind}_{seat}"].data) for seat in range(seats)]
 
 
-def already_entered(game: Game, number: int, kind: str) -> Response:
-    """A second submit of a round already entered, or one for a round not yet reached."""
+def entered_elsewhere(
+    game: Game, number: int, kind: str, mine: list[int]
+) -> Response | tuple[str, int]:
+    """A round already entered. The same numbers again (a double tap, the back button, a retry)
+    change nothing and land on the game; other numbers were someone else's entry: both are
+    shown, and one tap puts ours in their place."""
     record = next((r for r in game.rounds if r.number == number), None)
-    if record is None or getattr(record, kind) is None:
+    theirs = None if record is None else (record.bids if kind == "bid" else record.tricks)
+    if theirs == mine:
+        return redirect(url_for(".play", game_id=game.id))
+    if record is None or theirs is None:
         flash(_("That round is not the one being played; nothing was changed."), "error")
-    else:
-        flash(_("Round %(number)d was already entered; nothing was changed.", number=number))
-    return redirect(url_for(".play", game_id=game.id))
+        return redirect(url_for(".play", game_id=game.id))
+    replacement = {"bid": list(record.bids), "tricks": list(record.tricks or [])}
+    replacement[kind] = mine
+    conflict = {
+        "number": number,
+        "kind": kind,
+        "theirs": theirs,
+        "mine": mine,
+        "record": record,
+        "replacement": replacement,
+    }
+    return render_play(game, game.sheet(), status=409, conflict=conflict)
 
 
 @bp.get("/<game_id>/rounds/<int:number>/<any(bids, tricks):kind>")
@@ -221,50 +304,83 @@ def round_entry_page(game_id: str, number: int, kind: str) -> Response:
     return redirect(url_for(".play", game_id=get_game_or_404(game_id).id))
 
 
+def scorers_game(game_id: str) -> Game:
+    game = get_game_or_404(game_id)
+    require_scorer(game)
+    return game
+
+
+def round_plan_or_404(sheet: rules.GameSheet, number: int) -> rules.RoundPlan:
+    if not 1 <= number <= len(sheet.plans):
+        abort(404)
+    return sheet.plans[number - 1]
+
+
+def save(game: Game) -> bool:
+    """Commit the game's changes, unless another phone changed the game since it was loaded."""
+    game.changed()
+    try:
+        db.session.commit()
+    except (StaleDataError, IntegrityError):
+        db.session.rollback()
+        return False
+    return True
+
+
+ATTEMPTS = 3
+"""How often an entry is tried again when another phone changed the game at the same moment."""
+
+
 @bp.post("/<game_id>/rounds/<int:number>/bids")
 def enter_bids(game_id: str, number: int) -> Response | tuple[str, int]:
     """Store the round's bids (and the trump suit if noted) once the engine accepts them."""
-    game = get_game_or_404(game_id)
-    sheet = game.sheet()
-    plan = sheet.current
-    if plan is None or plan.number != number or pending_round(game) is not None:
-        return already_entered(game, number, "bids")
-    form = round_form(plan, game.names, bids=True, tricks=False, trump=plan.trump_turned)
-    if form.validate():
+    for _attempt in range(ATTEMPTS):
+        game = scorers_game(game_id)
+        sheet = game.sheet()
+        plan = round_plan_or_404(sheet, number)
+        form = round_form(plan, game.names, bids=True, tricks=False, trump=plan.trump_turned)
+        is_current = sheet.current == plan and pending_round(game) is None
+        if not form.validate():
+            if is_current:
+                return render_play(game, sheet, form, 422)
+            flash(_("That round is not the one being played; nothing was changed."), "error")
+            return redirect(url_for(".play", game_id=game.id))
         bids = seat_values(form, "bid", len(game.players))
-        if not attach_errors(form, "bid", rules.bid_errors(plan, game.names, bids)):
-            trump = form.trump.data if plan.trump_turned else None
-            game.rounds.append(RoundRecord(number=number, bids=bids, trump=trump or None))
-            return commit_entry(game, number)
-    return render_play(game, sheet, form, 422)
+        if not is_current:
+            return entered_elsewhere(game, number, "bid", bids)
+        if attach_errors(form, "bid", rules.bid_errors(plan, game.names, bids)):
+            return render_play(game, sheet, form, 422)
+        trump = (form.trump.data or None) if plan.trump_turned else None
+        game.rounds.append(RoundRecord(number=number, bids=bids, trump=trump))
+        if save(game):
+            return redirect(url_for(".play", game_id=game.id))
+    abort(409)
 
 
 @bp.post("/<game_id>/rounds/<int:number>/tricks")
 def enter_tricks(game_id: str, number: int) -> Response | tuple[str, int]:
     """Store the round's tricks once they add up to the cards dealt."""
-    game = get_game_or_404(game_id)
-    sheet = game.sheet()
-    plan = sheet.current
-    record = pending_round(game)
-    if plan is None or record is None or record.number != number:
-        return already_entered(game, number, "tricks")
-    form = round_form(plan, game.names, bids=False, tricks=True, trump=False)
-    if form.validate():
+    for _attempt in range(ATTEMPTS):
+        game = scorers_game(game_id)
+        sheet = game.sheet()
+        plan = round_plan_or_404(sheet, number)
+        record = pending_round(game)
+        form = round_form(plan, game.names, bids=False, tricks=True, trump=False)
+        is_current = record is not None and record.number == number
+        if not form.validate():
+            if is_current:
+                return render_play(game, sheet, form, 422)
+            flash(_("That round is not the one being played; nothing was changed."), "error")
+            return redirect(url_for(".play", game_id=game.id))
         tricks = seat_values(form, "tricks", len(game.players))
-        if not attach_errors(form, "tricks", rules.trick_errors(plan, game.names, tricks)):
-            record.tricks = tricks
-            return commit_entry(game, number)
-    return render_play(game, sheet, form, 422)
-
-
-def commit_entry(game: Game, number: int) -> Response:
-    game.changed()
-    try:
-        db.session.commit()
-    except IntegrityError:  # another phone stored this round a moment earlier
-        db.session.rollback()
-        flash(_("Round %(number)d was already entered; nothing was changed.", number=number))
-    return redirect(url_for(".play", game_id=game.id))
+        if record is None or not is_current:
+            return entered_elsewhere(game, number, "tricks", tricks)
+        if attach_errors(form, "tricks", rules.trick_errors(plan, game.names, tricks)):
+            return render_play(game, sheet, form, 422)
+        record.tricks = tricks
+        if save(game):
+            return redirect(url_for(".play", game_id=game.id))
+    abort(409)
 
 
 # --- Corrections ------------------------------------------------------------------------------
@@ -273,44 +389,65 @@ def commit_entry(game: Game, number: int) -> Response:
 @bp.route("/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
     """Correct a round already entered; every later round is re-scored from it."""
-    game = get_game_or_404(game_id)
-    record = next((r for r in game.rounds if r.number == number), None)
-    if record is None:
-        abort(404)
-    sheet = game.sheet()
-    plan = sheet.plans[number - 1]
-    has_tricks = record.tricks is not None
-    data: dict[str, Any] = {"version": game.version, "trump": record.trump or ""}
-    for seat, bid in enumerate(record.bids):
-        data[f"bid_{seat}"] = bid
-        if record.tricks is not None:
-            data[f"tricks_{seat}"] = record.tricks[seat]
-    form = round_form(
-        plan,
-        game.names,
-        bids=True,
-        tricks=has_tricks,
-        trump=plan.trump_turned,
-        **({"data": data} if request.method == "GET" else {}),
-    )
-    if request.method == "POST" and form.validate():
-        bids = seat_values(form, "bid", len(game.players))
-        tricks = seat_values(form, "tricks", len(game.players)) if has_tricks else None
-        errors = rules.bid_errors(plan, game.names, bids)
-        if tricks is not None:
-            errors += rules.trick_errors(plan, game.names, tricks)
-        bad = attach_errors(form, "bid", tuple(e for e in errors if isinstance(e, _BID_ERRORS)))
-        bad |= attach_errors(
-            form, "tricks", tuple(e for e in errors if not isinstance(e, _BID_ERRORS))
+    for _attempt in range(ATTEMPTS):
+        game = scorers_game(game_id)
+        record = next((r for r in game.rounds if r.number == number), None)
+        if record is None:
+            abort(404)
+        plan = game.sheet().plans[number - 1]
+        has_tricks = record.tricks is not None
+        data: dict[str, Any] = {"original": record.signature, "trump": record.trump or ""}
+        for seat, bid in enumerate(record.bids):
+            data[f"bid_{seat}"] = bid
+            if record.tricks is not None:
+                data[f"tricks_{seat}"] = record.tricks[seat]
+        form = round_form(
+            plan,
+            game.names,
+            bids=True,
+            tricks=has_tricks,
+            trump=plan.trump_turned,
+            **({"data": data} if request.method == "GET" else {}),
         )
-        if not bad:
-            trump = (form.trump.data or None) if plan.trump_turned else None
-            log_corrections(game, record, bids, tricks, trump)
-            return redirect(url_for(".play", game_id=game.id))
-    status = 422 if request.method == "POST" else 200
-    return render_template(
-        "ascenseur/edit.html", game=game, plan=plan, form=form, has_tricks=has_tricks
-    ), status
+        changed_since = request.method == "POST" and form.original.data != record.signature
+        if changed_since:
+            form.original.data = record.signature  # one more tap puts these numbers instead
+            form.form_errors.append(
+                _(
+                    "Round %(number)d was changed on another phone while you corrected it: it now "
+                    "reads %(now)s. Your numbers are kept below; save again to put them instead.",
+                    number=number,
+                    now=round_text(record, game.names),
+                )
+            )
+        elif request.method == "POST" and form.validate():
+            bids = seat_values(form, "bid", len(game.players))
+            tricks = seat_values(form, "tricks", len(game.players)) if has_tricks else None
+            errors = rules.bid_errors(plan, game.names, bids)
+            if tricks is not None:
+                errors += rules.trick_errors(plan, game.names, tricks)
+            bid_errors = tuple(e for e in errors if isinstance(e, _BID_ERRORS))
+            bad = attach_errors(form, "bid", bid_errors)
+            bad |= attach_errors(form, "tricks", tuple(e for e in errors if e not in bid_errors))
+            if not bad:
+                trump = (form.trump.data or None) if plan.trump_turned else None
+                if not log_corrections(game, record, bids, tricks, trump):
+                    continue  # another phone saved a change at this very moment: look again
+                return redirect(url_for(".play", game_id=game.id))
+        status = 409 if changed_since else (422 if request.method == "POST" else 200)
+        return render_template(
+            "ascenseur/edit.html", game=game, plan=plan, form=form, has_tricks=has_tricks
+        ), status
+    abort(409)
+
+
+def round_text(record: RoundRecord, names: tuple[str, ...]) -> str:
+    """A round's numbers in one line: "Anne 1/0, Bruno 2/2 ..." (bid/tricks)."""
+    cells = []
+    for seat, name in enumerate(names):
+        tricks = "" if record.tricks is None else f"/{record.tricks[seat]}"
+        cells.append(f"{name} {record.bids[seat]}{tricks}")
+    return ", ".join(cells)
 
 
 _BID_ERRORS = (rules.BidRangeError, rules.ForbiddenBidError)
@@ -318,8 +455,9 @@ _BID_ERRORS = (rules.BidRangeError, rules.ForbiddenBidError)
 
 def log_corrections(
     game: Game, record: RoundRecord, bids: list[int], tricks: list[int] | None, trump: str | None
-) -> None:
-    """Store the corrected round and one log line per changed value."""
+) -> bool:
+    """Store the corrected round and one log line per changed value; False if another phone
+    changed the game at the same moment."""
     changes: list[Correction] = []
     for seat, (old, new) in enumerate(zip(record.bids, bids, strict=True)):
         if old != new:
@@ -332,20 +470,22 @@ def log_corrections(
         changes.append(Correction(field="trump", old=record.trump, new=trump))
     if not changes:
         flash(_("Round %(number)d is unchanged.", number=record.number))
-        return
+        return True
     for change in changes:
         change.round_number = record.number
         game.corrections.append(change)
     record.bids, record.tricks, record.trump = bids, tricks, trump
-    game.changed()
-    db.session.commit()
+    if not save(game):
+        return False
     flash(_("Round %(number)d corrected; the scores are updated.", number=record.number))
+    return True
 
 
 @bp.post("/<game_id>/undo")
 def undo(game_id: str) -> Response:
     """Take back the last entry: the last tricks, or else the last bids."""
     game = get_game_or_404(game_id)
+    require_scorer(game)
     form = ConfirmForm()
     if not form.validate() or form.version.data != str(game.version):
         flash(_("The game changed since this page was drawn; nothing was undone."), "error")
@@ -362,8 +502,9 @@ def undo(game_id: str) -> Response:
         game.rounds.remove(record)
     undone = "/".join(map(str, values))
     game.corrections.append(Correction(round_number=record.number, field=field, old=undone))
-    game.changed()
-    db.session.commit()
+    if not save(game):
+        flash(_("The game changed since this page was drawn; nothing was undone."), "error")
+        return redirect(url_for(".play", game_id=game.id))
     flash(
         _(
             "Round %(number)d: taken back. The numbers are filled in again below.",

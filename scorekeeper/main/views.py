@@ -2,6 +2,7 @@
 
 from flask import render_template
 
+from scorekeeper.access import opened_games, private_server
 from scorekeeper.ascenseur.labels import PRESET_NAMES
 from scorekeeper.extensions import db
 from scorekeeper.main import bp
@@ -12,6 +13,8 @@ from scorekeeper.models import Game
 def home() -> str:
     """The games in progress, to resume, and the finished ones."""
     newest_first = db.select(Game).order_by(Game.updated_at.desc()).limit(100)
+    if not private_server():  # a club or public server: only this browser's own games
+        newest_first = newest_first.where(Game.id.in_(opened_games()))
     games = db.session.execute(newest_first).scalars()
     sheets = [(game, game.sheet()) for game in games]
     in_progress = [(game, sheet) for game, sheet in sheets if not sheet.is_complete]

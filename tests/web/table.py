@@ -3,6 +3,7 @@ JavaScript would: it reads each form's CSRF token from the page it was drawn on.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +17,7 @@ from scorekeeper.rules.ascenseur import PRESETS
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 NONCE = re.compile(r'id="nonce" name="nonce" type="hidden" value="([^"]*)"')
 VERSION = re.compile(r'id="version" name="version" type="hidden" value="([^"]*)"')
+ORIGINAL = re.compile(r'id="original" name="original" type="hidden" value="([^"]*)"')
 
 
 def text(response: TestResponse) -> str:
@@ -95,3 +97,10 @@ class Table:
     def play(self, number: int, bids: Sequence[int], tricks: Sequence[int]) -> None:
         assert self.bids(number, bids).status_code == 302
         assert self.tricks(number, tricks).status_code == 302
+
+    def edit_data(self, number: int) -> dict[str, Any]:
+        """The hidden fields of the correction form of a round, as drawn now."""
+        page = text(self.client.get(f"{self.game_url}/rounds/{number}/edit"))
+        token, original = TOKEN.search(page), ORIGINAL.search(page)
+        assert token and original
+        return {"csrf_token": token.group(1), "original": html.unescape(original.group(1))}

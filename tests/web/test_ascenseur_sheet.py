@@ -129,7 +129,7 @@ def test_the_whole_game_as_json_keeps_every_entry_and_the_log(
     edit = f"{table.game_url}/rounds/1/edit"
     fields = {f"bid_{s}": b for s, b in enumerate((1, 0, 1))}
     fields |= {f"tricks_{s}": t for s, t in enumerate((0, 0, 1))}
-    table.client.post(edit, data={"csrf_token": table.token(edit), **fields, "trump": "S"})
+    table.client.post(edit, data={**table.edit_data(1), **fields, "trump": "S"})
     table.bids(2, (0, 1, 0))
     game_id = table.game_url.rsplit("/", 1)[1]
     document = json.loads(export(client, game_id))

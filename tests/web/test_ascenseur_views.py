@@ -3,6 +3,7 @@ input, corrections, undo and the end of the game."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from flask_migrate import check
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, RoundRecord
-from tests.web.table import Table, text
+from tests.web.table import ORIGINAL, TOKEN, Table, text
 
 FOUR = ("Anne", "Bruno", "Chloé", "Denis")
 
@@ -245,12 +246,63 @@ def test_a_second_submit_of_the_same_bids_changes_nothing(table: Table, app: Fla
     data = table.round_data("bid", (1, 1, 0, 0))
     url = f"{table.game_url}/rounds/1/bids"
     assert table.client.post(url, data=data).status_code == 302
-    again = table.client.post(url, data={**data, "bid_1": "0"})
+    again = table.client.post(url, data=data)  # a double tap, the back button, a retry
     assert again.status_code == 302 and again.headers["Location"] == table.game_url
-    assert "Round 1 was already entered; nothing was changed." in text(
-        table.client.get(table.game_url)
-    )
+    assert 'role="alert"' not in text(table.client.get(table.game_url))
     assert stored(app)[1] == [(1, [1, 1, 0, 0], None)]
+
+
+def test_bids_entered_on_two_phones_are_shown_side_by_side(table: Table, app: Flask) -> None:
+    table.start("ascenseur", FOUR)
+    mine = table.round_data("bid", (0, 1, 0, 0))  # drawn before the other phone's entry
+    mine["bid_0"] = "1"
+    assert table.bids(1, (1, 1, 0, 0)).status_code == 302  # the other phone
+    mine["bid_0"], mine["bid_2"] = "1", "1"
+    response = table.client.post(f"{table.game_url}/rounds/1/bids", data=mine)
+    page = text(response)
+    assert response.status_code == 409
+    assert "Round 1 was entered on another phone" in page
+    assert re.search(r"There:.*Chloé <strong>0</strong>", page)
+    assert re.search(r"Yours:.*Chloé <strong>1</strong>", page)
+    assert stored(app)[1] == [(1, [1, 1, 0, 0], None)]
+    # One tap puts mine instead: the correction is logged like any other.
+    form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page))
+    form["csrf_token"] = TOKEN.findall(page)[-1]
+    form["original"] = html.unescape(form["original"])
+    response = table.client.post(f"{table.game_url}/rounds/1/edit", data=form)
+    assert response.status_code == 302
+    assert stored(app)[1] == [(1, [1, 1, 1, 0], None)]
+    assert "Chloé&#39;s bid 0 → 1" in text(table.client.get(table.game_url))
+
+
+def test_a_correction_over_another_phones_correction_keeps_both(table: Table, app: Flask) -> None:
+    table.start("ascenseur", FOUR)
+    table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
+    mine = table.edit_data(1)  # my correction form, drawn now
+    theirs = table.edit_data(1)
+    fields = {f"bid_{s}": b for s, b in enumerate((1, 1, 0, 0))}
+    table.client.post(
+        f"{table.game_url}/rounds/1/edit",
+        data={**theirs, **fields, **{f"tricks_{s}": t for s, t in enumerate((1, 0, 0, 0))}},
+    )
+    response = table.client.post(
+        f"{table.game_url}/rounds/1/edit",
+        data={**mine, **fields, **{f"tricks_{s}": t for s, t in enumerate((0, 0, 1, 0))}},
+    )
+    page = text(response)
+    assert response.status_code == 409
+    assert "was changed on another phone while you corrected it" in page
+    assert "Anne 1/1, Bruno 1/0" in page
+    assert checked(page, "tricks_2") == "1"  # my numbers, kept
+    assert stored(app)[1] == [(1, [1, 1, 0, 0], [1, 0, 0, 0])]
+    again = {
+        **table.edit_data(1),
+        **fields,
+        **{f"tricks_{s}": t for s, t in enumerate((0, 0, 1, 0))},
+    }
+    again["original"] = html.unescape(ORIGINAL.search(page).group(1))  # type: ignore[union-attr]
+    assert table.client.post(f"{table.game_url}/rounds/1/edit", data=again).status_code == 302
+    assert stored(app)[1] == [(1, [1, 1, 0, 0], [0, 0, 1, 0])]
 
 
 def test_tricks_for_a_round_not_yet_bid_change_nothing(table: Table, app: Flask) -> None:
@@ -290,7 +342,7 @@ def test_editing_an_earlier_round_rescores_and_is_logged(table: Table, app: Flas
     page = text(table.client.get(edit))
     assert checked(page, "tricks_1") == "1"
     data = {
-        "csrf_token": table.token(edit),
+        **table.edit_data(1),
         **{f"bid_{s}": str(b) for s, b in enumerate((1, 1, 0, 0))},
         **{f"tricks_{s}": str(t) for s, t in enumerate((1, 0, 0, 0))},
         "trump": "",
@@ -312,7 +364,7 @@ def test_a_correction_that_breaks_a_rule_is_refused(table: Table, app: Flask) ->
     table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
     edit = f"{table.game_url}/rounds/1/edit"
     data = {
-        "csrf_token": table.token(edit),
+        **table.edit_data(1),
         **{f"bid_{s}": str(b) for s, b in enumerate((0, 1, 0, 0))},
         **{f"tricks_{s}": str(t) for s, t in enumerate((0, 1, 1, 0))},
     }

@@ -1,0 +1,137 @@
+"""One game, several phones: the scorer and viewer links, the live version, the headers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.web.table import Table, text
+
+FOUR = ("Anne", "Bruno", "Chloé", "Denis")
+
+
+def scorer_token(app: Flask) -> str:
+    with app.app_context():
+        return db.session.execute(db.select(Game.scorer_token)).scalar_one()
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> Table:
+    table = Table(client)
+    table.start("ascenseur", FOUR)
+    table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
+    return table
+
+
+def test_a_game_address_is_not_a_counter(game: Table) -> None:
+    assert re.fullmatch(r"/ascenseur/[\w-]{12}", game.game_url)
+
+
+def test_the_scorer_sees_both_links_as_qr_codes_and_text(game: Table, app: Flask) -> None:
+    page = text(game.client.get(game.game_url))
+    token = scorer_token(app)
+    assert f'value="http://localhost{game.game_url}"' in page
+    assert f'value="http://localhost{game.game_url}/score/{token}"' in page
+    for link in ("viewer", "scorer"):
+        response = game.client.get(f"{game.game_url}/qr/{link}.svg")
+        assert response.mimetype == "image/svg+xml"
+        assert text(response).startswith("<svg") and "<path" in text(response)
+
+
+def test_a_viewer_sees_the_round_and_standings_and_can_change_nothing(
+    game: Table, app: Flask
+) -> None:
+    viewer = app.test_client()
+    page = text(viewer.get(game.game_url))
+    assert "Round 2 of 23" in page and "Standings" in page
+    assert "<form" not in page
+    assert scorer_token(app) not in page
+    assert "Refresh" in page
+    assert viewer.get(f"{game.game_url}/sheet").status_code == 200
+    assert viewer.get(f"{game.game_url}/qr/scorer.svg").status_code == 403
+    assert viewer.get(f"{game.game_url}/rounds/1/edit").status_code == 403
+    token = re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"',
+        text(viewer.get("/ascenseur/new/ascenseur")),
+    )
+    assert token
+    response = viewer.post(
+        f"{game.game_url}/rounds/2/bids",
+        data={"csrf_token": token.group(1), **{f"bid_{s}": "0" for s in range(4)}},
+    )
+    assert response.status_code == 403
+    assert "Ask the scorer for the scorer link" in text(response)
+
+
+def test_the_scorer_link_lets_a_second_phone_score(game: Table, app: Flask) -> None:
+    second = app.test_client()
+    assert second.get(f"{game.game_url}/score/wrong-token").status_code == 403
+    response = second.get(f"{game.game_url}/score/{scorer_token(app)}")
+    assert response.status_code == 302 and response.headers["Location"] == game.game_url
+    assert scorer_token(app) not in response.headers["Location"]
+    page = text(second.get(game.game_url))
+    assert 'name="bid_0"' in page
+    assert "can now enter and correct" in page
+
+
+def test_a_public_server_lists_only_this_browsers_games(game: Table, app: Flask) -> None:
+    assert "Anne, Bruno, Chloé, Denis" in text(game.client.get("/"))
+    stranger = app.test_client()
+    assert "Anne, Bruno, Chloé, Denis" not in text(stranger.get("/"))
+    stranger.get(game.game_url)  # opened through the viewer link: now listed
+    assert "Anne, Bruno, Chloé, Denis" in text(stranger.get("/"))
+
+
+def test_a_private_server_lists_every_game_and_lets_every_phone_score(
+    game: Table, app: Flask
+) -> None:
+    app.config["PRIVATE_SERVER"] = True
+    stranger = app.test_client()
+    assert "Anne, Bruno, Chloé, Denis" in text(stranger.get("/"))
+    assert 'name="bid_0"' in text(stranger.get(game.game_url))
+
+
+def test_the_live_version_answers_304_while_nothing_changed(game: Table) -> None:
+    url = f"{game.game_url}/version"
+    first = game.client.get(url)
+    assert first.status_code == 200 and first.json == {"version": 3}
+    etag = first.headers["ETag"]
+    unchanged = game.client.get(url, headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+    game.bids(2, (0, 0, 1, 0))
+    changed = game.client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.json == {"version": 4}
+    assert game.client.get("/ascenseur/nosuchgame/version").status_code == 404
+
+
+def test_pages_follow_the_game_live(game: Table) -> None:
+    page = text(game.client.get(game.game_url))
+    assert f'data-live="{game.game_url}/version" data-version="3"' in page
+
+
+@pytest.mark.parametrize("url", ["/", "/ascenseur/new/ascenseur", "/nowhere"])
+def test_every_page_sends_the_security_headers(client: FlaskClient, url: str) -> None:
+    headers = client.get(url).headers
+    csp = headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "http" not in csp
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_the_session_cookie_is_httponly_lax_and_secure_over_https(game: Table, app: Flask) -> None:
+    response = app.test_client().get(game.game_url)
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+    secure = app.test_client().get(game.game_url, base_url="https://localhost")
+    assert "Secure" in secure.headers["Set-Cookie"]
+
+
+def test_forms_never_expire_while_a_phone_lies_on_the_table() -> None:
+    assert create_app({"SECRET_KEY": "x", "TESTING": True}).config["WTF_CSRF_TIME_LIMIT"] is None
