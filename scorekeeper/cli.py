@@ -34,9 +34,16 @@ def network_addresses() -> list[str]:
 @click.option("--port", default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="0.0.0.0", show_default=True, help="The address to listen on.")
 @click.option("--threads", default=8, show_default=True, help="Requests served at once.")
-def serve(port: int, host: str, threads: int) -> None:
+@click.option(
+    "--public",
+    is_flag=True,
+    help="A club or public server: each browser sees only its own games, and only the "
+    "scorer link lets a phone score. Without it, every phone in the house sees and scores "
+    "every game.",
+)
+def serve(port: int, host: str, threads: int, public: bool) -> None:
     """Create the database if needed and serve Scorekeeper to the phones on this network."""
-    app = create_app()
+    app = create_app({"PRIVATE_SERVER": not public})
     with app.app_context():
         upgrade()
     urls = [f"http://{address}:{port}/" for address in network_addresses()]

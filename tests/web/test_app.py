@@ -39,12 +39,19 @@ def test_serve_migrates_then_serves_on_every_interface(
     monkeypatch.setenv("SECRET_KEY", "serve")
     monkeypatch.setattr(cli, "network_addresses", lambda: ["192.168.1.20"])
     served: dict[str, Any] = {}
-    monkeypatch.setattr(cli, "waitress_serve", lambda app, **options: served.update(options))
+    served_app: dict[str, Any] = {}
+
+    def fake_serve(app: Any, **options: Any) -> None:
+        served_app["app"] = app
+        served.update(options)
+
+    monkeypatch.setattr(cli, "waitress_serve", fake_serve)
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "http://192.168.1.20:8123/" in result.output
     assert "█" in result.output or "▀" in result.output  # the QR code for a phone's camera
     assert served["host"] == "0.0.0.0" and served["port"] == 8123
+    assert served_app["app"].config["PRIVATE_SERVER"]  # at home, every phone sees every game
     tables = {row[0] for row in sqlite3.connect(database).execute("select name from sqlite_master")}
     assert {"game", "player", "round", "correction", "alembic_version"} <= tables
 

@@ -1,0 +1,44 @@
+"""Two phones on one game, in two real browser contexts: what one enters, the other shows."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, expect
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
+
+
+def test_an_entry_on_one_phone_appears_on_the_other_within_three_seconds(
+    browser: Browser, live_server: str
+) -> None:
+    scorer_context = browser.new_context(viewport=PHONE, locale="en-GB")
+    viewer_context = browser.new_context(viewport=PHONE, locale="en-GB")
+    scorer, viewer = scorer_context.new_page(), viewer_context.new_page()
+    start_game(scorer, live_server, FOUR)
+    viewer.goto(scorer.url)  # the viewer link: the game's address alone
+    expect(viewer.get_by_text("You are looking on")).to_be_visible()
+    assert viewer.get_by_role("radio").count() == 0
+
+    taps = Taps(scorer)
+    for name in ("Bruno", "Chloé", "Denis", "Anne"):
+        taps.number(name, 0)
+    taps.confirm("bids")
+    expect(scorer.get_by_role("heading", name="Tricks")).to_be_visible()
+    expect(viewer.get_by_role("heading", name="Rounds entered")).to_be_visible(timeout=3000)
+
+    taps.number("Bruno", 1)
+    taps.confirm("tricks")
+    expect(scorer.get_by_text("Round 2 of 23")).to_be_visible()
+    expect(viewer.get_by_text("Round 2 of 23")).to_be_visible(timeout=3000)
+    expect(viewer.locator(".standings")).to_contain_text(re.compile(r"Bruno\s*−1"))
+
+    # A viewer holding the scorer link may score too.
+    scorer.get_by_text("Other phones at the table").click()
+    scorer_link = scorer.get_by_role("textbox", name="Link to keep the score").input_value()
+    viewer.goto(scorer_link)
+    expect(viewer.get_by_text("can now enter and correct")).to_be_visible()
+    assert viewer.get_by_role("radio").count() > 0
+    scorer_context.close()
+    viewer_context.close()
