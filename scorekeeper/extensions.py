@@ -1,10 +1,14 @@
 """The Flask extensions, created once and bound to the app in :func:`scorekeeper.create_app`."""
 
+import sqlite3
+from typing import Any
+
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -22,6 +26,20 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+
+@event.listens_for(Engine, "connect")
+def tune_sqlite(connection: Any, _record: Any) -> None:
+    """SQLite for several phones at once: readers never wait for the writer (WAL), a writer
+    waits its turn instead of failing, and foreign keys hold."""
+    if isinstance(connection, sqlite3.Connection):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
 migrate = Migrate(render_as_batch=True)
 babel = Babel()
 csrf = CSRFProtect()

@@ -11,7 +11,7 @@ from flask import Response as FlaskResponse
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
@@ -321,8 +321,10 @@ def save(game: Game) -> bool:
     game.changed()
     try:
         db.session.commit()
-    except (StaleDataError, IntegrityError):
+    except (StaleDataError, IntegrityError, OperationalError) as error:
         db.session.rollback()
+        if isinstance(error, OperationalError) and "locked" not in str(error):
+            raise
         return False
     return True
 

@@ -1,0 +1,102 @@
+"""A real server process, started as `scorekeeper serve` starts it, and a plain HTTP client."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    database: Path
+
+
+def start_server(database_url: str, database: Path, *extra: str) -> Server:
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "server-tests"}
+    process = subprocess.Popen(
+        [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", str(port), *extra],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/", timeout=1).close()
+            return Server(url, process, database)
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    process.stderr.read().decode() if process.stderr else ""
+                ) from None
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+    database = tmp_path / "served.sqlite"
+    server = start_server(f"sqlite:///{database}", database)
+    yield server
+    server.process.terminate()
+    server.process.wait(10)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+class Phone:
+    """One phone's browser: its own cookies, its own forms; redirects are not followed."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
+
+    def request(self, path: str, data: dict[str, str] | None = None) -> tuple[int, str, str]:
+        body = None if data is None else urllib.parse.urlencode(data).encode()
+        try:
+            with self.opener.open(self.base + path, body, timeout=30) as response:
+                return (
+                    response.status,
+                    response.read().decode(),
+                    response.headers.get("Location", ""),
+                )
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(), error.headers.get("Location", "")
+
+    def token(self, path: str) -> str:
+        match = TOKEN.search(self.request(path)[1])
+        assert match, path
+        return match.group(1)
