@@ -28,6 +28,10 @@ HOUSE_RULES = ("top_rounds", "deck_cards", "decks", "bidding", "first_lead", "pl
 OWN_SCORING = ("made_base", "made_per_trick", "made_zero", "missed_flat", "missed_per_trick")
 
 
+def stripped(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
 def options(pairs: Sequence[tuple[Any, Any]]) -> list[SelectChoice]:
     """Radio choices from (value, label) pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
@@ -52,7 +56,7 @@ class SetupForm(FlaskForm):
 
     nonce = HiddenField()
     players = FieldList(
-        StringField(_l("Name"), validators=[Length(max=MAX_NAME)], filters=[str.strip]),
+        StringField(_l("Name"), validators=[Length(max=MAX_NAME)], filters=[stripped]),
         min_entries=2,
         max_entries=26,
     )
