@@ -57,6 +57,9 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
                 ) from None
             time.sleep(0.1)
     process.kill()
+    process.wait()
+    if process.stderr:
+        process.stderr.close()
     raise RuntimeError("the server did not start")
 
 
@@ -65,8 +68,14 @@ def sqlite_server(tmp_path: Path) -> Iterator[Server]:
     database = tmp_path / "served.sqlite"
     server = start_server(f"sqlite:///{database}", database)
     yield server
+    stop(server)
+
+
+def stop(server: Server) -> None:
     server.process.terminate()
     server.process.wait(10)
+    if server.process.stderr:
+        server.process.stderr.close()
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
