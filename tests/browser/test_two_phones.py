@@ -42,3 +42,28 @@ def test_an_entry_on_one_phone_appears_on_the_other_within_three_seconds(
     assert viewer.get_by_role("radio").count() > 0
     scorer_context.close()
     viewer_context.close()
+
+
+def test_without_a_wake_lock_a_silent_video_keeps_the_screen_on(
+    browser: Browser, live_server: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    # A phone on plain http: no Wake Lock API.
+    context.add_init_script("delete Navigator.prototype.wakeLock;")
+    page = context.new_page()
+    start_game(page, live_server, FOUR)
+    video = page.locator("video")
+    expect(video).to_have_count(1)
+    assert video.evaluate("v => v.muted && v.loop && v.hasAttribute('playsinline')")
+    sources = video.evaluate("v => Array.from(v.querySelectorAll('source'), s => s.type)")
+    assert sources == ["video/webm", "video/mp4"]
+    page.get_by_role("heading", name="Bids").click()  # the first tap starts it
+    # Either the video plays, or the page says the phone may go to sleep.
+    for _poll in range(50):
+        playing = video.evaluate("v => v.currentTime > 0 && !v.paused")
+        if playing or page.locator("#awake-note").is_visible():
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("neither a playing video nor a note")
+    context.close()
