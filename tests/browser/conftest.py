@@ -14,6 +14,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from waitress.server import create_server
 
 from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests.conftest import DATABASES, database_url
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
@@ -29,14 +31,16 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture
-def served_app(tmp_path: Path) -> Flask:
+@pytest.fixture(params=DATABASES)
+def served_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
     app = create_app(
-        {"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"}
+        {"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": database_url(request, tmp_path)}
     )
     with app.app_context():
         upgrade()
-    return app
+    yield app
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.fixture
