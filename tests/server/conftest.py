@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.postgres import PostgresServer
+
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
@@ -63,12 +65,21 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
     raise RuntimeError("the server did not start")
 
 
-@pytest.fixture
-def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Server]]:
+    """On SQLite one server process; on PostgreSQL two processes on one database, as a club's
+    server runs several workers."""
     database = tmp_path / "served.sqlite"
-    server = start_server(f"sqlite:///{database}", database)
-    yield server
-    stop(server)
+    if request.param == "sqlite":
+        started = [start_server(f"sqlite:///{database}", database)]
+    else:
+        postgres: PostgresServer = request.getfixturevalue("postgres")
+        url = postgres.url(postgres.create_database())
+        started = [start_server(url, database)]
+        started.append(start_server(url, database))  # the first has migrated the database
+    yield started
+    for server in started:
+        stop(server)
 
 
 def stop(server: Server) -> None:

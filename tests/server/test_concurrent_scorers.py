@@ -58,10 +58,10 @@ def race(phones: list[Phone], path: str, forms: list[dict[str, str]]) -> list[tu
     return answers
 
 
-def test_two_scorers_on_the_same_rounds(sqlite_server: Server) -> None:
-    ana, bob = Phone(sqlite_server.url), Phone(sqlite_server.url)
+def test_two_scorers_on_the_same_rounds(servers: list[Server]) -> None:
+    ana, bob = Phone(servers[0].url), Phone(servers[-1].url)  # on two processes where there are two
     game = start(ana)
-    game_path = game.removeprefix(sqlite_server.url)
+    game_path = game.removeprefix(servers[0].url)
     ana.request(game_path)
     bob.request(game_path)  # a private server: both may score
     accepted: list[dict[str, object]] = []
