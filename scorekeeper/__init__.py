@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +38,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key
     if private := os.environ.get("SCOREKEEPER_PRIVATE"):
         app.config["PRIVATE_SERVER"] = private.lower() in ("1", "true", "yes")
+    if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
+        # Behind a reverse proxy: trust its word on the scheme (HTTPS), host and client.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from flask_migrate import upgrade
 
 from scorekeeper import cli, create_app, instance_secret_key
 
@@ -58,3 +59,19 @@ def test_serve_migrates_then_serves_on_every_interface(
 
 def test_network_addresses_leave_out_loopback() -> None:
     assert all(not address.startswith("127.") for address in cli.network_addresses())
+
+
+def test_behind_a_reverse_proxy_https_is_recognised(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
+    monkeypatch.setenv("SECRET_KEY", "proxy")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'proxied.sqlite'}")
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    response = app.test_client().get(
+        "/ascenseur/new/ascenseur",
+        headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org"},
+    )
+    assert "Secure" in response.headers["Set-Cookie"]
