@@ -32,8 +32,9 @@ def require_scorer(game: Game) -> None:
 
 
 def _remember(key: str, game_id: str) -> None:
-    games = [known for known in session.get(key, []) if known != game_id]
-    session[key] = [game_id, *games][:REMEMBERED]
+    known = session.get(key, [])
+    if known[:1] != [game_id]:  # the cookie is rewritten only when the list changes
+        session[key] = [game_id, *(other for other in known if other != game_id)][:REMEMBERED]
 
 
 def remember(game: Game, *, scorer: bool = False) -> None:
