@@ -32,6 +32,7 @@ def require_scorer(game: Game) -> None:
 
 
 def _remember(key: str, game_id: str) -> None:
+    session.permanent = True  # a phone keeps its games when the browser is closed
     known = session.get(key, [])
     if known[:1] != [game_id]:  # the cookie is rewritten only when the list changes
         session[key] = [game_id, *(other for other in known if other != game_id)][:REMEMBERED]

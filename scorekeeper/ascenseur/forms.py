@@ -54,7 +54,7 @@ def points_field(label: Any, *, lost: bool = False) -> IntegerField:
 class SetupForm(FlaskForm):
     """A new game: the players in seating order, the first dealer, the house rules."""
 
-    nonce = HiddenField()
+    nonce = HiddenField(validators=[Length(max=32)])
     players = FieldList(
         StringField(_l("Name"), validators=[Length(max=MAX_NAME)], filters=[stripped]),
         min_entries=2,

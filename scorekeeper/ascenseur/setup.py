@@ -34,7 +34,7 @@ def rearrange_players(form: SetupForm, action: str, most: int) -> None:
     names = form.names()
     dealer = form.first_dealer.data if isinstance(form.first_dealer.data, int) else 0
     verb, _sep, index_text = action.partition("-")
-    index = int(index_text) if index_text.isdigit() else -1
+    index = int(index_text) if index_text.isdecimal() and len(index_text) < 3 else -1
     if verb == "add" and len(names) < most:
         names.append("")
     elif verb == "remove" and 0 <= index < len(names) and len(names) > 2:
@@ -81,6 +81,8 @@ def name_errors(form: SetupForm, variant: rules.Variant) -> list[str]:
         name = (entry.data or "").strip()
         if not name:
             entry.errors = [*entry.errors, _("Enter a name, or remove this row.")]
+        elif not name.isprintable():
+            entry.errors = [*entry.errors, _("A name is made of letters, digits and signs.")]
         elif name.casefold() in seen:
             entry.errors = [*entry.errors, _("Two players cannot have the same name.")]
         seen.add(name.casefold())

@@ -102,11 +102,13 @@ def game_from_json(raw: bytes) -> Game:
         ) from None
     names = data.get("players")
     if not isinstance(names, list) or not all(
-        isinstance(name, str) and 0 < len(name.strip()) <= MAX_NAME for name in names
+        isinstance(name, str) and 0 < len(name.strip()) <= MAX_NAME and name.isprintable()
+        for name in names
     ):
         raise TransferError(
             _("The file's players must be names of 1 to %(most)d characters.", most=MAX_NAME)
         )
+    names = [name.strip() for name in names]
     first_dealer = data.get("first_dealer")
     if type(first_dealer) is not int:
         raise TransferError(_("The file does not say who dealt first."))
@@ -143,10 +145,14 @@ def game_from_json(raw: bytes) -> Game:
     except ValueError as error:
         raise TransferError(_("The file's game cannot be played: %(error)s", error=error)) from None
     corrections = []
-    for change in data.get("corrections") or []:
+    log = data.get("corrections") or []
+    if not isinstance(log, list):
+        raise TransferError(_("The file's corrections log is not readable."))
+    for change in log:
         if not (
             isinstance(change, dict)
             and type(change.get("round")) is int
+            and 1 <= change["round"] <= len(entries) + 1
             and change.get("field") in CORRECTION_FIELDS
             and (change.get("seat") is None or change.get("seat") in range(len(names)))
             and _text(change.get("old"), 20)
@@ -169,7 +175,7 @@ def game_from_json(raw: bytes) -> Game:
         house_rules=rules.house_rules(variant, rules.PRESETS[preset]),
         first_dealer=first_dealer,
         created_at=created,
-        players=[Player(seat=seat, name=name.strip()) for seat, name in enumerate(names)],
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
         rounds=[
             RoundRecord(
                 number=number,

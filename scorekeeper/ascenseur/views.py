@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import secrets
 from typing import Any
 
@@ -34,9 +35,11 @@ from scorekeeper.models import Correction, Game, Player, RoundRecord
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
 
 def get_game_or_404(game_id: str) -> Game:
-    game = db.session.get(Game, game_id)
+    game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
     if game is None:
         abort(404)
     return game
@@ -79,25 +82,50 @@ def setup(preset: str) -> str | Response | tuple[str, int]:
         errors, game_preview = [str(error)], None
     names_ok = not any(entry.errors for entry in form.players.entries)
     if action == "start" and valid and not errors and names_ok:
-        existing = db.session.execute(
-            db.select(Game).filter_by(setup_nonce=form.nonce.data)
-        ).scalar_one_or_none()
-        if existing is not None:  # the same form sent twice: one game
-            remember(existing, scorer=True)
-            return redirect(url_for(".play", game_id=existing.id))
-        game = Game(
-            preset=preset,
-            house_rules=rules.house_rules(variant, base),
-            first_dealer=form.first_dealer.data,
-            setup_nonce=form.nonce.data or None,
-            players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
-        )
-        db.session.add(game)
-        db.session.commit()
-        remember(game, scorer=True)
-        return redirect(url_for(".play", game_id=game.id))
+        try:  # the engine has the last word on the table it is given
+            rules.score_game(variant, form.names(), form.first_dealer.data, [])
+        except ValueError:
+            errors.append(_("Choose who deals first among the players."))
+        else:
+            return start_game(preset, base, variant, form)
     status = 200 if action == "preview" and valid and names_ok and not errors else 422
     return render_setup(preset, base, form, game_preview, errors), status
+
+
+def start_game(
+    preset: str, base: rules.Variant, variant: rules.Variant, form: SetupForm
+) -> Response:
+    """Store the new game and go to its first round. The same form sent twice (a double tap,
+    a retry) starts one game; sent again with other players or rules, it starts another."""
+    table = (preset, rules.house_rules(variant, base), form.first_dealer.data, tuple(form.names()))
+    nonce = form.nonce.data or None
+    existing = game_started_by(nonce)
+    if existing is not None:
+        if (existing.preset, existing.house_rules, existing.first_dealer, existing.names) == table:
+            remember(existing, scorer=True)
+            return redirect(url_for(".play", game_id=existing.id))
+        nonce = None  # the form was changed and sent again: a game of its own
+    game = Game(
+        preset=preset,
+        house_rules=table[1],
+        first_dealer=table[2],
+        setup_nonce=nonce,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(table[3])],
+    )
+    db.session.add(game)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same form sent twice at once: the first one stands
+        db.session.rollback()
+        game = game_started_by(nonce) or abort(409)
+    remember(game, scorer=True)
+    return redirect(url_for(".play", game_id=game.id))
+
+
+def game_started_by(nonce: str | None) -> Game | None:
+    if nonce is None:
+        return None
+    return db.session.execute(db.select(Game).filter_by(setup_nonce=nonce)).scalar_one_or_none()
 
 
 def render_setup(
@@ -165,7 +193,7 @@ def render_play(
     if form is None and plan is not None and scorer:
         data: dict[str, Any] = {"version": game.version}
         again = request.args.get("again", "").split("/")
-        if len(again) == len(game.players) and all(value.isdigit() for value in again):
+        if len(again) == len(game.players) and all(re.fullmatch("[0-9]{1,3}", v) for v in again):
             prefix = "tricks" if pending else "bid"
             data.update({f"{prefix}_{seat}": int(value) for seat, value in enumerate(again)})
         form = round_form(
@@ -210,9 +238,10 @@ def play(game_id: str) -> tuple[str, int]:
 @bp.get("/<game_id>/version")
 def game_version(game_id: str) -> FlaskResponse:
     """The game's version, for the pages that follow it live: 304 while nothing changed."""
-    version = db.session.execute(
-        db.select(Game.version).where(Game.id == game_id)
-    ).scalar_one_or_none()
+    version = None
+    if GAME_ID.fullmatch(game_id):
+        query = db.select(Game.version).where(Game.id == game_id)
+        version = db.session.execute(query).scalar_one_or_none()
     if version is None:
         abort(404)
     response = jsonify(version=version)

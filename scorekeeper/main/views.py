@@ -1,6 +1,6 @@
 """The home page."""
 
-from flask import render_template
+from flask import current_app, render_template
 
 from scorekeeper.access import opened_games, private_server
 from scorekeeper.ascenseur.labels import PRESET_NAMES
@@ -16,7 +16,12 @@ def home() -> str:
     if not private_server():  # a club or public server: only this browser's own games
         newest_first = newest_first.where(Game.id.in_(opened_games()))
     games = db.session.execute(newest_first).scalars()
-    sheets = [(game, game.sheet()) for game in games]
+    sheets = []
+    for game in games:
+        try:
+            sheets.append((game, game.sheet()))
+        except ValueError:  # a game the engine cannot score must not hide all the others
+            current_app.logger.exception("Game %s cannot be scored", game.id)
     in_progress = [(game, sheet) for game, sheet in sheets if not sheet.is_complete]
     finished = [(game, sheet) for game, sheet in sheets if sheet.is_complete]
     return render_template(

@@ -83,7 +83,7 @@ def test_the_chart_tells_players_apart_by_colour_dash_and_marker(
     page = text(client.get(f"/ascenseur/{game_id}/sheet"))
     chart = page[page.index('<figure class="chart">') : page.index("</figure>")]
     assert chart.count("<polyline") == 4
-    assert "<script" not in page.lower() or 'src="/static/scorekeeper.js"' in page
+    assert "<script>" not in chart  # drawn on the server, no script
     strokes = re.findall(r'<g class="series" stroke="(#[0-9A-F]{6})"', chart)
     dashes = re.findall(r'stroke-dasharray="([^"]*)" stroke-linejoin', chart)
     assert len(set(strokes)) == 4 and len(set(dashes)) == 4
@@ -288,3 +288,36 @@ def test_every_preset_has_its_sheet_its_csv_and_its_file(
         original = db.session.get(Game, game_id).sheet()  # type: ignore[union-attr]
         assert db.session.get(Game, copy).sheet() == original  # type: ignore[union-attr]
     assert original.is_complete
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda d: d.update(players=["Ana", "ana ", "Cy"]), "cannot be played"),
+        (lambda d: d.update(players=["Ana", "B\x00b", "Cy"]), "names of 1 to 24"),
+        (lambda d: d.update(corrections=5), "corrections log"),
+        (
+            lambda d: d.update(
+                corrections=[
+                    {
+                        "round": 2**40,
+                        "field": "bid",
+                        "old": "1",
+                        "new": "2",
+                        "at": "2026-01-01T00:00:00",
+                    }
+                ]
+            ),
+            "corrections log",
+        ),
+    ],
+)
+def test_more_spoiled_files_are_refused(
+    app: Flask, client: FlaskClient, spoil, message: str
+) -> None:  # type: ignore[no-untyped-def]
+    document = valid_document(app, client)
+    spoil(document)
+    before = games_count(app)
+    response = import_file(client, json.dumps(document).encode())
+    assert response.status_code == 422 and message in text(response)
+    assert games_count(app) == before

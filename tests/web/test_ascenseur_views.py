@@ -169,7 +169,9 @@ def test_a_bid_outside_the_cards_or_not_a_number_is_refused(
     response = table.bids(1, (0, bad, 1, 1))
     assert response.status_code == 422
     page = text(response)
-    assert 'class="error"' in page and "Bruno" in page
+    bruno = page[page.index('name="bid_1"') :]
+    bruno = bruno[: bruno.index("</fieldset>")]
+    assert 'class="error"' in bruno  # the message sits on Bruno's row
     assert stored(app) == (1, [])
 
 
@@ -428,8 +430,6 @@ def test_the_end_shows_the_final_standings_and_the_winner(
 
 
 def test_a_tie_shares_the_win(table: Table, client: FlaskClient) -> None:
-    table.start("ascenseur", ("Ana", "Bob"), chosen_top=1, shape="up")
-    table.play(1, (0, 0), (0, 1))  # Ana makes 0 (0 points); Bob misses by one
     table.start("ascenseur", ("Ana", "Bob"), chosen_top=1, shape="up", missed_per_trick=0)
     table.play(1, (0, 0), (0, 1))
     assert "Ana, Bob share the win!" in text(client.get(table.game_url))
@@ -517,3 +517,47 @@ def test_escalier_counts_points_lost_as_positive_numbers(table: Table) -> None:
     assert "Points lost: the fewest wins." in page
     totals = re.findall(r'<td class="num total">([^<]+)</td>', page)
     assert totals == ["0", "0", "1"]
+
+
+@pytest.mark.parametrize("dealer", ["7", "-1", str(10**30)])
+def test_a_first_dealer_outside_the_table_is_refused(
+    table: Table, client: FlaskClient, app: Flask, dealer: str
+) -> None:
+    data = table.setup_data("ascenseur", FOUR)
+    data["first_dealer"] = dealer
+    response = client.post("/ascenseur/new/ascenseur", data=data)
+    assert response.status_code == 422
+    assert "Choose who deals first among the players." in text(response)
+    assert stored(app) == (0, [])
+    assert client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"action": "up-²"}, {"action": "remove-¹"}, {"players-1": "Bo\x00b"}, {"nonce": "n" * 40}],
+)
+def test_crafted_new_game_forms_are_answered_not_crashed(
+    table: Table, client: FlaskClient, app: Flask, data: dict[str, str]
+) -> None:
+    response = client.post(
+        "/ascenseur/new/ascenseur", data={**table.setup_data("ascenseur", FOUR), **data}
+    )
+    assert response.status_code in (200, 422)
+    assert stored(app) == (0, [])
+
+
+def test_crafted_addresses_are_answered_not_crashed(table: Table) -> None:
+    table.start("ascenseur", FOUR)
+    assert table.client.get(f"{table.game_url}?again=²/1/1/1").status_code == 200
+    assert table.client.get("/ascenseur/ab%00c").status_code == 404
+    assert table.client.get("/ascenseur/ab%00c/version").status_code == 404
+
+
+def test_the_same_new_game_form_changed_and_sent_again_starts_another_game(
+    table: Table, client: FlaskClient, app: Flask
+) -> None:
+    data = table.setup_data("ascenseur", FOUR)
+    first = client.post("/ascenseur/new/ascenseur", data=data)
+    changed = client.post("/ascenseur/new/ascenseur", data={**data, "players-3": "Denise"})
+    assert first.headers["Location"] != changed.headers["Location"]
+    assert stored(app)[0] == 2
