@@ -24,6 +24,8 @@ from scorekeeper.rules import ascenseur as rules
 
 PORTRAIT_PLAYERS = 6
 """Up to this many players, the printed sheet is an A4 page in portrait."""
+PRINTED_PLAYERS = 10
+"""At most this many players' columns side by side on paper; more go on the next pages."""
 
 bp.add_app_template_global(scoring_text, "scoring_text")
 
@@ -42,8 +44,16 @@ def sheet(game_id: str) -> str:
         preset_name=PRESET_NAMES[game.preset],
         house_rules=house_rule_texts(scored.variant, rules.PRESETS[game.preset]),
         wide=len(game.players) > PORTRAIT_PLAYERS,
-        density="dense" if rows > 30 else "",
+        density="very-dense" if rows > 60 else ("dense" if rows > 30 else ""),
+        chunks=print_chunks(len(game.players)),
     )
+
+
+def print_chunks(players: int) -> list[list[int]]:
+    """The players' seats split into even groups of at most PRINTED_PLAYERS, one per page."""
+    pages = -(-players // PRINTED_PLAYERS)
+    size = -(-players // pages)
+    return [list(range(start, min(start + size, players))) for start in range(0, players, size)]
 
 
 def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:

@@ -21,6 +21,9 @@ NAMES = ("Anne", "Bruno", "Chloé", "Denis", "Élodie", "François", "Gaston", "
 LONGEST = {"decks": 2, "top_rounds": "each-player"}
 
 
+NAMES = (*NAMES, *(f"P{n}" for n in range(11, 27)))
+
+
 def print_sheet(page: Page, app: Flask, base: str, players: int, tmp_path: Path) -> tuple[str, str]:
     """Print a finished game's sheet; the PDF's description and text."""
     variant = rules.with_house_rules(rules.PRESETS["ascenseur-a-charge"], LONGEST)
@@ -85,6 +88,24 @@ def test_six_players_print_on_one_a4_portrait_page(
     assert "Ascenseur à charge" in words and "François" in words
     assert "Scorekeeper" not in words.split("Ascenseur à charge")[0]  # no navigation on paper
     (ARTIFACTS / "print-pages.txt").write_text(f"6 players: {pages(info)} page(s), portrait\n")
+
+
+def test_two_players_and_their_longest_schedule_print_on_one_page(
+    page: Page, served_app: Flask, live_server: str, tmp_path: Path
+) -> None:
+    info, words = print_sheet(page, served_app, live_server, 2, tmp_path)
+    assert pages(info) == 1  # 104 rounds: two decks, the top round once per player
+    assert "104" in words
+
+
+def test_twenty_six_players_print_every_column(
+    page: Page, served_app: Flask, live_server: str, tmp_path: Path
+) -> None:
+    info, words = print_sheet(page, served_app, live_server, 26, tmp_path)
+    for name in NAMES[:26]:
+        assert name in words, name
+    with open(ARTIFACTS / "print-pages.txt", "a") as note:
+        note.write(f"26 players: {pages(info)} page(s), landscape\n")
 
 
 def test_ten_players_print_in_landscape(
