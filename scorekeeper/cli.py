@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 import click
-import ifaddr
 import segno
 from flask_migrate import upgrade
 from waitress import serve as waitress_serve
 
 from scorekeeper import create_app
+from scorekeeper.network import network_addresses
 
 
 @click.group()
 def main() -> None:
     """Scorekeeper: keeps the score of card games played with a real deck."""
-
-
-def network_addresses() -> list[str]:
-    """This machine's IPv4 addresses that another device on the network can reach."""
-    found = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str):
-                address = ipaddress.ip_address(ip.ip)
-                if not (address.is_loopback or address.is_link_local):
-                    found.append(ip.ip)
-    return sorted(set(found), key=lambda a: (not ipaddress.ip_address(a).is_private, a))
 
 
 @main.command()

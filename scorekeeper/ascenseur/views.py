@@ -32,6 +32,7 @@ from scorekeeper.ascenseur.labels import (
 from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players, variant_from_form
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Player, RoundRecord
+from scorekeeper.network import network_addresses
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 
@@ -277,13 +278,20 @@ def qr_code(game_id: str, link: str) -> Response:
 
 
 def share_links(game: Game) -> dict[str, str]:
-    """The game's two addresses, as another phone on the network would open them."""
-    return {
+    """The game's two addresses, as another phone on the network would open them: opened on
+    the laptop itself (localhost), the page gives the laptop's address on the network."""
+    links = {
         "viewer": url_for(".play", game_id=game.id, _external=True),
         "scorer": url_for(
             ".join_as_scorer", game_id=game.id, token=game.scorer_token, _external=True
         ),
     }
+    host = request.host.rsplit(":", 1)
+    if host[0] in ("localhost", "127.0.0.1", "[::1]") and (addresses := network_addresses()):
+        here = request.host_url.rstrip("/")
+        there = f"{request.scheme}://{addresses[0]}" + (f":{host[1]}" if len(host) > 1 else "")
+        links = {name: link.replace(here, there, 1) for name, link in links.items()}
+    return links
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
+from scorekeeper.ascenseur import views
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from tests.web.table import Table, text
@@ -33,11 +34,18 @@ def test_a_game_address_is_not_a_counter(game: Table) -> None:
     assert re.fullmatch(r"/ascenseur/[\w-]{12}", game.game_url)
 
 
-def test_the_scorer_sees_both_links_as_qr_codes_and_text(game: Table, app: Flask) -> None:
-    page = text(game.client.get(game.game_url))
+def test_the_scorer_sees_both_links_as_qr_codes_and_text(
+    game: Table, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = scorer_token(app)
-    assert f'value="http://localhost{game.game_url}"' in page
-    assert f'value="http://localhost{game.game_url}/score/{token}"' in page
+    app.config["PRIVATE_SERVER"] = True  # the cookie of localhost does not go to other hosts
+    page = text(game.client.get(game.game_url, base_url="http://scores.example.org"))
+    assert f'value="http://scores.example.org{game.game_url}"' in page
+    assert f'value="http://scores.example.org{game.game_url}/score/{token}"' in page
+    # Opened on the laptop itself, the links give its address on the network, for the phones.
+    monkeypatch.setattr(views, "network_addresses", lambda: ["192.168.1.20"])
+    page = text(game.client.get(game.game_url, base_url="http://127.0.0.1:8000"))
+    assert f'value="http://192.168.1.20:8000{game.game_url}"' in page
     for link in ("viewer", "scorer"):
         response = game.client.get(f"{game.game_url}/qr/{link}.svg")
         assert response.mimetype == "image/svg+xml"
