@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from scorekeeper.ascenseur.labels import signed
 from scorekeeper.rules import ascenseur as rules
 
 # Okabe–Ito colours, distinct for colour-blind readers; dashes and markers for paper.
@@ -56,10 +57,6 @@ def _step(span: int, most_ticks: int) -> int:
         if factor * magnitude >= raw:
             return int(factor * magnitude)
     return int(10 * magnitude)
-
-
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
 def running_totals(sheet: rules.GameSheet) -> list[list[int]]:

@@ -320,8 +320,7 @@ def entered_elsewhere(
     if theirs == mine:
         return redirect(url_for(".play", game_id=game.id))
     if record is None or theirs is None:
-        flash(_("That round is not the one being played; nothing was changed."), "error")
-        return redirect(url_for(".play", game_id=game.id))
+        return not_this_round(game)
     replacement = {"bid": list(record.bids), "tricks": list(record.tricks or [])}
     replacement[kind] = mine
     conflict = {
@@ -333,6 +332,11 @@ def entered_elsewhere(
         "replacement": replacement,
     }
     return render_play(game, game.sheet(), status=409, conflict=conflict)
+
+
+def not_this_round(game: Game) -> Response:
+    flash(_("That round is not the one being played; nothing was changed."), "error")
+    return redirect(url_for(".play", game_id=game.id))
 
 
 @bp.get("/<game_id>/rounds/<int:number>/<any(bids, tricks):kind>")
@@ -382,8 +386,7 @@ def enter_bids(game_id: str, number: int) -> Response | tuple[str, int]:
         if not form.validate():
             if is_current:
                 return render_play(game, sheet, form, 422)
-            flash(_("That round is not the one being played; nothing was changed."), "error")
-            return redirect(url_for(".play", game_id=game.id))
+            return not_this_round(game)
         bids = seat_values(form, "bid", len(game.players))
         if not is_current:
             return entered_elsewhere(game, number, "bid", bids)
@@ -409,8 +412,7 @@ def enter_tricks(game_id: str, number: int) -> Response | tuple[str, int]:
         if not form.validate():
             if is_current:
                 return render_play(game, sheet, form, 422)
-            flash(_("That round is not the one being played; nothing was changed."), "error")
-            return redirect(url_for(".play", game_id=game.id))
+            return not_this_round(game)
         tricks = seat_values(form, "tricks", len(game.players))
         if record is None or not is_current:
             return entered_elsewhere(game, number, "tricks", tricks)
@@ -462,12 +464,9 @@ def edit_round(game_id: str, number: int) -> Response | str | tuple[str, int]:
         elif request.method == "POST" and form.validate():
             bids = seat_values(form, "bid", len(game.players))
             tricks = seat_values(form, "tricks", len(game.players)) if has_tricks else None
-            errors = rules.bid_errors(plan, game.names, bids)
+            bad = attach_errors(form, "bid", rules.bid_errors(plan, game.names, bids))
             if tricks is not None:
-                errors += rules.trick_errors(plan, game.names, tricks)
-            bid_errors = tuple(e for e in errors if isinstance(e, _BID_ERRORS))
-            bad = attach_errors(form, "bid", bid_errors)
-            bad |= attach_errors(form, "tricks", tuple(e for e in errors if e not in bid_errors))
+                bad |= attach_errors(form, "tricks", rules.trick_errors(plan, game.names, tricks))
             if not bad:
                 trump = (form.trump.data or None) if plan.trump_turned else None
                 if not log_corrections(game, record, bids, tricks, trump):
@@ -487,9 +486,6 @@ def round_text(record: RoundRecord, names: tuple[str, ...]) -> str:
         tricks = "" if record.tricks is None else f"/{record.tricks[seat]}"
         cells.append(f"{name} {record.bids[seat]}{tricks}")
     return ", ".join(cells)
-
-
-_BID_ERRORS = (rules.BidRangeError, rules.ForbiddenBidError)
 
 
 def log_corrections(
