@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -102,6 +103,19 @@ class RoundRecord(db.Model):
     trump: Mapped[str | None] = mapped_column(String(1))
 
     game: Mapped[Game] = relationship(back_populates="rounds")
+
+    @classmethod
+    def from_entries(cls, entries: Sequence[ascenseur.RoundEntry]) -> list[RoundRecord]:
+        """Rows for the rounds of a game, numbered from 1."""
+        return [
+            cls(
+                number=number,
+                bids=list(entry.bids),
+                tricks=None if entry.tricks is None else list(entry.tricks),
+                trump=None if entry.trump is None else entry.trump.value,
+            )
+            for number, entry in enumerate(entries, start=1)
+        ]
 
     @property
     def signature(self) -> str:

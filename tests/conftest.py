@@ -53,15 +53,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return server.url(server.create_database(template))
 
 
-@pytest.fixture(params=DATABASES)
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    url = database_url(request, tmp_path)
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
+def migrated_app(url: str, **config: object) -> Iterator[Flask]:
+    """An app on the database at ``url``, migrated; its connections closed afterwards."""
+    app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, **config})
     with app.app_context():
         upgrade()
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(params=DATABASES)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    yield from migrated_app(database_url(request, tmp_path), TESTING=True)
 
 
 @pytest.fixture

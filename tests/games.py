@@ -46,15 +46,7 @@ def store_game(
             house_rules=house_rules,
             first_dealer=first_dealer,
             players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
-            rounds=[
-                RoundRecord(
-                    number=number,
-                    bids=list(entry.bids),
-                    tricks=None if entry.tricks is None else list(entry.tricks),
-                    trump=None if entry.trump is None else entry.trump.value,
-                )
-                for number, entry in enumerate(entries, start=1)
-            ],
+            rounds=RoundRecord.from_entries(entries),
         )
         db.session.add(game)
         db.session.commit()

@@ -176,14 +176,6 @@ def game_from_json(raw: bytes) -> Game:
         first_dealer=first_dealer,
         created_at=created,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
-        rounds=[
-            RoundRecord(
-                number=number,
-                bids=list(entry.bids),
-                tricks=None if entry.tricks is None else list(entry.tricks),
-                trump=None if entry.trump is None else entry.trump.value,
-            )
-            for number, entry in enumerate(entries, start=1)
-        ],
+        rounds=RoundRecord.from_entries(entries),
         corrections=corrections,
     )

@@ -9,13 +9,10 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask_migrate import upgrade
 from playwright.sync_api import Browser, Page, sync_playwright
 from waitress.server import create_server
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
-from tests.conftest import DATABASES, database_url
+from tests.conftest import DATABASES, database_url, migrated_app
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
@@ -33,14 +30,7 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(params=DATABASES)
 def served_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
-        {"SECRET_KEY": "browser", "SQLALCHEMY_DATABASE_URI": database_url(request, tmp_path)}
-    )
-    with app.app_context():
-        upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    yield from migrated_app(database_url(request, tmp_path))
 
 
 @pytest.fixture
