@@ -194,6 +194,7 @@ class ImportForm(FlaskForm):
 
     MAX_BYTES = 200_000
 
+    nonce = HiddenField(validators=[Length(max=32)])
     file = FileField(
         _l("Game file (.json)"),
         validators=[

@@ -5,10 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import secrets
 from typing import Any
 
-from flask import Response, flash, redirect, render_template, url_for
+from flask import Response, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.access import remember
@@ -17,7 +19,7 @@ from scorekeeper.ascenseur.chart import chart
 from scorekeeper.ascenseur.forms import ImportForm
 from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts, scoring_text
 from scorekeeper.ascenseur.transfer import TransferError, game_from_json, game_to_json
-from scorekeeper.ascenseur.views import get_game_or_404
+from scorekeeper.ascenseur.views import game_started_by, get_game_or_404
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.rules import ascenseur as rules
@@ -128,15 +130,24 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
     """Start a new game from a JSON file exported by Scorekeeper."""
     form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
     if form.validate_on_submit():
+        if (same := game_started_by(form.nonce.data or None)) is not None:
+            return redirect(url_for(".play", game_id=same.id))  # the same file sent twice
         try:
             game = game_from_json(form.file.data.read(ImportForm.MAX_BYTES + 1))
         except TransferError as error:
             form.file.errors.append(str(error))
         else:
+            game.setup_nonce = form.nonce.data or None
             db.session.add(game)
-            db.session.commit()
+            try:
+                db.session.commit()
+            except IntegrityError:  # sent twice at once: the first one stands
+                db.session.rollback()
+                game = game_started_by(form.nonce.data) or abort(409)
             remember(game, scorer=True)
             flash(_("The game was imported."))
             return redirect(url_for(".play", game_id=game.id))
+    if not form.nonce.data:
+        form.nonce.data = secrets.token_hex(16)
     status = 422 if form.is_submitted() else 200
     return render_template("ascenseur/import.html", form=form), status

@@ -113,10 +113,14 @@ def export(client: FlaskClient, game_id: str) -> bytes:
     return response.get_data()
 
 
-def import_file(client: FlaskClient, content: bytes, name: str = "game.json"):  # type: ignore[no-untyped-def]
+def import_file(client: FlaskClient, content: bytes, nonce: str = ""):  # type: ignore[no-untyped-def]
     token = TOKEN.search(text(client.get("/ascenseur/import")))
     assert token
-    data = {"csrf_token": token.group(1), "file": (io.BytesIO(content), name)}
+    data = {
+        "csrf_token": token.group(1),
+        "file": (io.BytesIO(content), "game.json"),
+        "nonce": nonce,
+    }
     return client.post("/ascenseur/import", data=data, content_type="multipart/form-data")
 
 
@@ -321,3 +325,13 @@ def test_more_spoiled_files_are_refused(
     response = import_file(client, json.dumps(document).encode())
     assert response.status_code == 422 and message in text(response)
     assert games_count(app) == before
+
+
+def test_the_same_file_sent_twice_from_one_form_imports_one_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    content = export(client, finished(app))
+    first = import_file(client, content, nonce="n1")
+    second = import_file(client, content, nonce="n1")
+    assert first.headers["Location"] == second.headers["Location"]
+    assert games_count(app) == 2  # the original and one copy
