@@ -377,48 +377,44 @@ ATTEMPTS = 3
 @bp.post("/<game_id>/rounds/<int:number>/bids")
 def enter_bids(game_id: str, number: int) -> Response | tuple[str, int]:
     """Store the round's bids (and the trump suit if noted) once the engine accepts them."""
-    for _attempt in range(ATTEMPTS):
-        game = scorers_game(game_id)
-        sheet = game.sheet()
-        plan = round_plan_or_404(sheet, number)
-        form = round_form(plan, game.names, bids=True, tricks=False, trump=plan.trump_turned)
-        is_current = sheet.current == plan and pending_round(game) is None
-        if not form.validate():
-            if is_current:
-                return render_play(game, sheet, form, 422)
-            return not_this_round(game)
-        bids = seat_values(form, "bid", len(game.players))
-        if not is_current:
-            return entered_elsewhere(game, number, "bid", bids)
-        if attach_errors(form, "bid", rules.bid_errors(plan, game.names, bids)):
-            return render_play(game, sheet, form, 422)
-        trump = (form.trump.data or None) if plan.trump_turned else None
-        game.rounds.append(RoundRecord(number=number, bids=bids, trump=trump))
-        if save(game):
-            return redirect(url_for(".play", game_id=game.id))
-    abort(409)
+    return enter_round(game_id, number, "bid")
 
 
 @bp.post("/<game_id>/rounds/<int:number>/tricks")
 def enter_tricks(game_id: str, number: int) -> Response | tuple[str, int]:
     """Store the round's tricks once they add up to the cards dealt."""
+    return enter_round(game_id, number, "tricks")
+
+
+def enter_round(game_id: str, number: int, kind: str) -> Response | tuple[str, int]:
+    """One phase of a round ("bid" or "tricks"): checked by the engine, then stored; looked
+    at again if another phone changed the game at that very moment."""
+    bidding = kind == "bid"
     for _attempt in range(ATTEMPTS):
         game = scorers_game(game_id)
         sheet = game.sheet()
         plan = round_plan_or_404(sheet, number)
         record = pending_round(game)
-        form = round_form(plan, game.names, bids=False, tricks=True, trump=False)
-        is_current = record is not None and record.number == number
+        form = round_form(
+            plan, game.names, bids=bidding, tricks=not bidding, trump=bidding and plan.trump_turned
+        )
+        if bidding:
+            is_current = sheet.current == plan and record is None
+        else:
+            is_current = record is not None and record.number == number
         if not form.validate():
-            if is_current:
-                return render_play(game, sheet, form, 422)
-            return not_this_round(game)
-        tricks = seat_values(form, "tricks", len(game.players))
-        if record is None or not is_current:
-            return entered_elsewhere(game, number, "tricks", tricks)
-        if attach_errors(form, "tricks", rules.trick_errors(plan, game.names, tricks)):
+            return render_play(game, sheet, form, 422) if is_current else not_this_round(game)
+        values = seat_values(form, kind, len(game.players))
+        if not is_current:
+            return entered_elsewhere(game, number, kind, values)
+        check = rules.bid_errors if bidding else rules.trick_errors
+        if attach_errors(form, kind, check(plan, game.names, values)):
             return render_play(game, sheet, form, 422)
-        record.tricks = tricks
+        if bidding:
+            trump = (form.trump.data or None) if plan.trump_turned else None
+            game.rounds.append(RoundRecord(number=number, bids=values, trump=trump))
+        elif record is not None:
+            record.tricks = values
         if save(game):
             return redirect(url_for(".play", game_id=game.id))
     abort(409)
