@@ -23,6 +23,7 @@ import tempfile
 import time
 import timeit
 import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -96,14 +97,21 @@ def fill(base: str, tables: int) -> dict[str, Any]:
     measured = new_game(phone, 6, "measured")
     for number in range(1, 5):
         play_round(phone, measured, number, 6)
-    scorers = []
-    for table in range(tables):
+
+    def table(number: int) -> dict[str, Any]:
         scorer = Phone(base)
-        path = new_game(scorer, 4, f"table-{table}")
+        path = new_game(scorer, 4, f"table-{number}")
         cookie = "; ".join(f"{c.name}={c.value}" for c in scorer.jar)
-        scorers.append(
-            {"path": path, "cookie": cookie, "token": scorer.token(path), "next": 1, "version": 1}
-        )
+        return {
+            "path": path,
+            "cookie": cookie,
+            "token": scorer.token(path),
+            "next": 1,
+            "version": 1,
+        }
+
+    with ThreadPoolExecutor(8) as pool:  # as many tables starting at once as the server's threads
+        scorers = list(pool.map(table, range(tables)))
     return {"measured": measured, "scorers": scorers}
 
 

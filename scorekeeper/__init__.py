@@ -46,7 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import errors, i18n, security
+    from scorekeeper import errors, i18n, page_cache, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.main import bp as main_bp
@@ -56,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    page_cache.init_app(app)
     app.register_blueprint(errors.bp)
     app.register_blueprint(main_bp)
     app.register_blueprint(ascenseur_bp)

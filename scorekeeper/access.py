@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from flask import abort, current_app, session
 
-from scorekeeper.models import Game
-
 SCORER_OF = "scorer_of"
 OPENED = "opened"
 REMEMBERED = 60
@@ -22,12 +20,12 @@ def private_server() -> bool:
     return bool(current_app.config["PRIVATE_SERVER"])
 
 
-def is_scorer(game: Game) -> bool:
-    return private_server() or game.id in session.get(SCORER_OF, [])
+def is_scorer(game_id: str) -> bool:
+    return private_server() or game_id in session.get(SCORER_OF, [])
 
 
-def require_scorer(game: Game) -> None:
-    if not is_scorer(game):
+def require_scorer(game_id: str) -> None:
+    if not is_scorer(game_id):
         abort(403)
 
 
@@ -38,11 +36,11 @@ def _remember(key: str, game_id: str) -> None:
         session[key] = [game_id, *(other for other in known if other != game_id)][:REMEMBERED]
 
 
-def remember(game: Game, *, scorer: bool = False) -> None:
+def remember(game_id: str, *, scorer: bool = False) -> None:
     """Note that this browser opened the game (and may score it)."""
-    _remember(OPENED, game.id)
+    _remember(OPENED, game_id)
     if scorer:
-        _remember(SCORER_OF, game.id)
+        _remember(SCORER_OF, game_id)
 
 
 def opened_games() -> list[str]:

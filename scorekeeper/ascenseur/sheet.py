@@ -144,7 +144,7 @@ def import_game() -> str | BaseResponse | tuple[str, int]:
             except IntegrityError:  # sent twice at once: the first one stands
                 db.session.rollback()
                 game = game_started_by(form.nonce.data) or abort(409)
-            remember(game, scorer=True)
+            remember(game.id, scorer=True)
             flash(_("The game was imported."))
             return redirect(url_for(".play", game_id=game.id))
     if not form.nonce.data:

@@ -9,9 +9,19 @@ from typing import Any
 
 import segno
 from flask import Response as FlaskResponse
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import format_time
+from flask import (
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import format_time, get_locale, get_timezone
 from flask_babel import gettext as _
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
@@ -33,10 +43,12 @@ from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players,
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Player, RoundRecord
 from scorekeeper.network import network_addresses
+from scorekeeper.page_cache import cached_page
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
 
 
 def get_game_or_404(game_id: str) -> Game:
@@ -103,7 +115,7 @@ def start_game(
     existing = game_started_by(nonce)
     if existing is not None:
         if (existing.preset, existing.house_rules, existing.first_dealer, existing.names) == table:
-            remember(existing, scorer=True)
+            remember(existing.id, scorer=True)
             return redirect(url_for(".play", game_id=existing.id))
         nonce = None  # the form was changed and sent again: a game of its own
     game = Game(
@@ -119,7 +131,7 @@ def start_game(
     except IntegrityError:  # the same form sent twice at once: the first one stands
         db.session.rollback()
         game = game_started_by(nonce) or abort(409)
-    remember(game, scorer=True)
+    remember(game.id, scorer=True)
     return redirect(url_for(".play", game_id=game.id))
 
 
@@ -190,7 +202,7 @@ def render_play(
     plan = sheet.current
     pending = pending_round(game)
     kind = "tricks" if pending else "bids"
-    scorer = is_scorer(game)
+    scorer = is_scorer(game.id)
     if form is None and plan is not None and scorer:
         data: dict[str, Any] = {"version": game.version}
         again = request.args.get("again", "").split("/")
@@ -229,26 +241,47 @@ def render_play(
 
 
 @bp.get("/<game_id>")
-def play(game_id: str) -> tuple[str, int]:
+def play(game_id: str) -> str:
     """The round being played: who deals, how many cards, bids then tricks; the standings."""
-    game = get_game_or_404(game_id)
-    remember(game)
-    return render_play(game, game.sheet())
+    version = stored_version(game_id)
+    if version is None:
+        abort(404)
+    remember(game_id)
+
+    def draw() -> str:
+        game = get_game_or_404(game_id)
+        return render_play(game, game.sheet())[0]
+
+    if request.args:  # numbers handed back by "take back": this page is drawn for them alone
+        return draw()
+    scorer = is_scorer(game_id)
+    key = (game_id, version, scorer, str(get_locale()), str(get_timezone()), request.host_url)
+    return cached_page(key, draw)
+
+
+def stored_version(game_id: str) -> int | None:
+    """The game's version as the database has it now. Every phone asks for it every few
+    seconds, so the query skips the ORM's session."""
+    if not GAME_ID.fullmatch(game_id):
+        return None
+    with db.engine.connect() as connection:
+        return connection.execute(VERSION, {"game_id": game_id}).scalar_one_or_none()
 
 
 @bp.get("/<game_id>/version")
 def game_version(game_id: str) -> FlaskResponse:
     """The game's version, for the pages that follow it live: 304 while nothing changed."""
-    version = None
-    if GAME_ID.fullmatch(game_id):
-        query = db.select(Game.version).where(Game.id == game_id)
-        version = db.session.execute(query).scalar_one_or_none()
+    version = stored_version(game_id)
     if version is None:
         abort(404)
-    response = jsonify(version=version)
-    response.set_etag(f"{game_id}-{version}")
+    etag = f"{game_id}-{version}"
+    if etag in request.if_none_match:
+        response = current_app.response_class(status=304)
+    else:
+        response = jsonify(version=version)
+    response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return response
 
 
 @bp.get("/<game_id>/score/<token>")
@@ -257,7 +290,7 @@ def join_as_scorer(game_id: str, token: str) -> Response:
     game = get_game_or_404(game_id)
     if not secrets.compare_digest(token.encode(), game.scorer_token.encode()):
         abort(403)
-    remember(game, scorer=True)
+    remember(game.id, scorer=True)
     flash(_("This phone can now enter and correct the scores of this game."))
     return redirect(url_for(".play", game_id=game.id))
 
@@ -267,7 +300,7 @@ def qr_code(game_id: str, link: str) -> Response:
     """A QR code of the viewer or the scorer link, for another phone's camera."""
     game = get_game_or_404(game_id)
     if link == "scorer":
-        require_scorer(game)
+        require_scorer(game.id)
     svg = io.BytesIO()
     segno.make(share_links(game)[link], error="m").save(
         svg, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, dark="#000", light="#fff"
@@ -347,7 +380,7 @@ def round_entry_page(game_id: str, number: int, kind: str) -> Response:
 
 def scorers_game(game_id: str) -> Game:
     game = get_game_or_404(game_id)
-    require_scorer(game)
+    require_scorer(game.id)
     return game
 
 
@@ -516,7 +549,7 @@ def log_corrections(
 def undo(game_id: str) -> Response:
     """Take back the last entry: the last tricks, or else the last bids."""
     game = get_game_or_404(game_id)
-    require_scorer(game)
+    require_scorer(game.id)
     form = ConfirmForm()
     if not form.validate() or form.version.data != str(game.version):
         flash(_("The game changed since this page was drawn; nothing was undone."), "error")

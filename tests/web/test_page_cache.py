@@ -1,0 +1,104 @@
+"""The round page is drawn once per state of the game, and never shows a stale or foreign one."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.ascenseur import views
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, RoundRecord
+from tests.web.table import TOKEN, Table, text
+
+FOUR = ("Anne", "Bruno", "Chloé", "Denis")
+
+
+@pytest.fixture
+def draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The game ids of the round pages actually drawn."""
+    drawn: list[str] = []
+    draw = views.render_play
+
+    def counting(game: Game, *args: object, **kwargs: object) -> tuple[str, int]:
+        drawn.append(game.id)
+        return draw(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(views, "render_play", counting)
+    return drawn
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> Table:
+    table = Table(client)
+    table.start("ascenseur", FOUR)
+    table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
+    return table
+
+
+def test_phones_reloading_an_unchanged_game_get_the_page_drawn_once(
+    game: Table, app: Flask, draws: list[str]
+) -> None:
+    pages = [text(app.test_client().get(game.game_url)) for _ in range(5)]
+    assert len(draws) == 1
+    assert all("Round 2 of 23" in page for page in pages)
+
+
+def test_each_phone_gets_its_own_form_token_from_a_kept_page(
+    game: Table, app: Flask, draws: list[str]
+) -> None:
+    app.config["PRIVATE_SERVER"] = True  # every phone scores, so the page has forms
+    first, second = app.test_client(), app.test_client()
+    first_page, second_page = text(first.get(game.game_url)), text(second.get(game.game_url))
+    assert len(draws) == 1
+    first_token, second_token = TOKEN.search(first_page), TOKEN.search(second_page)
+    assert first_token and second_token
+    assert first_token.group(1) != second_token.group(1)
+    assert "\x00" not in second_page
+    bids = {f"bid_{seat}": "0" for seat in range(4)} | {"version": "3", "trump": ""}
+    response = second.post(
+        f"{game.game_url}/rounds/2/bids", data={**bids, "csrf_token": second_token.group(1)}
+    )
+    assert response.status_code == 302
+    assert "Confirm the tricks" in text(second.get(game.game_url))
+
+
+def test_a_change_made_through_another_process_shows_at_once(
+    game: Table, app: Flask, draws: list[str]
+) -> None:
+    assert "Round 2 of 23" in text(game.client.get(game.game_url))
+    other_process = create_app(
+        {"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
+    )
+    with other_process.app_context():
+        stored = db.session.execute(db.select(Game)).scalar_one()
+        stored.rounds.append(RoundRecord(number=2, bids=[0, 0, 1, 0], tricks=[0, 0, 1, 1]))
+        stored.changed()
+        db.session.commit()
+        db.engine.dispose()
+    page = text(game.client.get(game.game_url))
+    assert "Round 3 of 23" in page
+    assert len(draws) == 2
+
+
+def test_a_kept_page_is_kept_per_language_and_per_role(
+    game: Table, app: Flask, draws: list[str]
+) -> None:
+    viewer = app.test_client()
+    english = text(viewer.get(game.game_url))
+    french = text(viewer.get(game.game_url, headers={"Accept-Language": "fr"}))
+    scorer = text(game.client.get(game.game_url))
+    assert "Round 2 of 23" in english and "Manche 2 sur 23" in french
+    assert "<form" not in english and 'name="bid_0"' in scorer
+    assert len(draws) == 3
+
+
+def test_a_one_time_message_shows_once_and_is_never_kept(game: Table, app: Flask) -> None:
+    with app.app_context():
+        token = db.session.execute(db.select(Game.scorer_token)).scalar_one()
+    second = app.test_client()
+    second.get(f"{game.game_url}/score/{token}")
+    assert "can now enter and correct" in text(second.get(game.game_url))
+    assert "can now enter and correct" not in text(second.get(game.game_url))
+    assert "can now enter and correct" not in text(game.client.get(game.game_url))
