@@ -131,6 +131,10 @@ class RoundRecord(db.Model):
         )
 
 
+VALUES_LENGTH = 120
+"""Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
+
+
 class Correction(db.Model):
     """A change made to a round already entered, kept so nobody can quietly change the past."""
 
@@ -141,7 +145,7 @@ class Correction(db.Model):
     field: Mapped[str] = mapped_column(String(20))
     """'bid', 'tricks', 'trump', or 'undo-tricks' / 'undo-bids' for an entry taken back."""
     seat: Mapped[int | None]
-    old: Mapped[str | None] = mapped_column(String(20))
-    new: Mapped[str | None] = mapped_column(String(20))
+    old: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
+    new: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
 
     game: Mapped[Game] = relationship(back_populates="corrections")

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.ascenseur.forms import MAX_NAME
 from scorekeeper.ascenseur.labels import error_message
-from scorekeeper.models import Correction, Game, Player, RoundRecord, utcnow
+from scorekeeper.models import VALUES_LENGTH, Correction, Game, Player, RoundRecord, utcnow
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 
@@ -155,8 +155,8 @@ def game_from_json(raw: bytes) -> Game:
             and 1 <= change["round"] <= len(entries) + 1
             and change.get("field") in CORRECTION_FIELDS
             and (change.get("seat") is None or change.get("seat") in range(len(names)))
-            and _text(change.get("old"), 20)
-            and _text(change.get("new"), 20)
+            and _text(change.get("old"), VALUES_LENGTH)
+            and _text(change.get("new"), VALUES_LENGTH)
         ):
             raise TransferError(_("The file's corrections log is not readable."))
         corrections.append(

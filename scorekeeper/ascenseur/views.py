@@ -209,6 +209,8 @@ def render_play(
         if len(again) == len(game.players) and all(re.fullmatch("[0-9]{1,3}", v) for v in again):
             prefix = "tricks" if pending else "bid"
             data.update({f"{prefix}_{seat}": int(value) for seat, value in enumerate(again)})
+            if not pending and request.args.get("trump") in set(Suit):
+                data["trump"] = request.args["trump"]
         form = round_form(
             plan,
             game.names,
@@ -564,6 +566,10 @@ def undo(game_id: str) -> Response:
     else:
         values, field = record.bids, "undo-bids"
         game.rounds.remove(record)
+        if record.trump:
+            game.corrections.append(
+                Correction(round_number=record.number, field="trump", old=record.trump)
+            )
     undone = "/".join(map(str, values))
     game.corrections.append(Correction(round_number=record.number, field=field, old=undone))
     if not save(game):
@@ -576,7 +582,8 @@ def undo(game_id: str) -> Response:
         )
     )
     # The taken-back numbers come back in the form, to change one and confirm again.
-    return redirect(url_for(".play", game_id=game.id, again=undone))
+    trump = record.trump if field == "undo-bids" else None
+    return redirect(url_for(".play", game_id=game.id, again=undone, trump=trump))
 
 
 # --- What the templates call --------------------------------------------------------------------

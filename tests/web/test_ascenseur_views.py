@@ -14,6 +14,7 @@ from flask_migrate import check
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, RoundRecord
 from tests.web.table import ORIGINAL, TOKEN, Table, text
+from tests.web.test_ascenseur_sheet import import_file
 
 FOUR = ("Anne", "Bruno", "Chloé", "Denis")
 
@@ -393,6 +394,44 @@ def test_undo_takes_back_the_last_tricks_then_the_last_bids(table: Table, app: F
     page = text(table.client.get(table.game_url))
     assert "nothing was undone" in page
     assert "Round 1 at" in page and "tricks taken back (0/1/0/0)" in page
+
+
+def test_undoing_bids_gives_back_the_noted_trump_and_logs_it(table: Table, app: Flask) -> None:
+    table.start("ascenseur", FOUR)
+    assert table.bids(1, (1, 1, 0, 0), trump="H").status_code == 302
+    data = table.round_data("tricks", [])
+    del data["csrf_token"]
+    response = table.client.post(
+        f"{table.game_url}/undo", data={**data, "csrf_token": table.token(table.game_url)}
+    )
+    assert response.status_code == 302 and "trump=H" in response.headers["Location"]
+    assert stored(app)[1] == []
+    page = text(table.client.get(response.headers["Location"]))
+    assert re.search(r'<input checked id="trump-\d+" name="trump"[^>]* value="H"', page)
+    assert checked(page, "bid_1") == "1"
+    assert "Round 1 corrected at" in page and "trump ♥ → not noted" in page
+    assert "bids taken back (1/1/0/0)" in page
+
+
+@pytest.mark.parametrize("players", [10, 26])
+def test_a_large_table_can_take_back_a_round(table: Table, app: Flask, players: int) -> None:
+    names = [f"Player {seat}" for seat in range(1, players + 1)]
+    table.start("ascenseur-reguliere", names)
+    tricks = [0] * players
+    tricks[1] = 1
+    table.play(1, [0] * players, tricks)
+    data = table.round_data("bid", [])
+    response = table.client.post(f"{table.game_url}/undo", data=data)
+    assert response.status_code == 302
+    assert stored(app)[1] == [(1, [0] * players, None)]
+    taken_back = "/".join(map(str, tricks))
+    assert f"tricks taken back ({taken_back})" in text(table.client.get(table.game_url))
+    exported = table.client.get(f"{table.game_url}/game.json").get_data()
+    response = import_file(table.client, exported)
+    assert response.status_code == 302
+    assert f"tricks taken back ({taken_back})" in text(
+        table.client.get(response.headers["Location"])
+    )
 
 
 def test_the_standings_say_who_can_no_longer_win(table: Table) -> None:
