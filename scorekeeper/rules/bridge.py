@@ -536,16 +536,16 @@ def _victory_point_scale(boards: int) -> tuple[int, ...]:
     for margin in range(math.ceil(blitz) + 1):
         exact = 10 + 10 * (1 - _TAU ** (3 * margin / blitz)) / (1 - _TAU**3)
         scale.append(min(2000, math.floor(exact * 100 + 0.5)))
-    bump = _first_bump(scale)
+    bump = _first_bump(scale, 1)
     while bump is not None:
         scale[bump] += 1
-        bump = _first_bump(scale)
+        bump = _first_bump(scale, max(bump - 1, 1))  # only the steps around it changed
     return tuple(scale)
 
 
-def _first_bump(scale: list[int]) -> int | None:
-    """The first margin whose next IMP gains more than its own did."""
-    for margin in range(1, len(scale) - 1):
+def _first_bump(scale: list[int], start: int) -> int | None:
+    """The first margin from ``start`` whose next IMP gains more than its own did."""
+    for margin in range(start, len(scale) - 1):
         if scale[margin + 1] - scale[margin] > scale[margin] - scale[margin - 1]:
             return margin
     return None
@@ -799,7 +799,7 @@ def score_board(
 
     - A real score gets 2 per lower real score and 1 per equal one; with fewer real results
       than expected (n < N), Neuberg's formula scales it, to 0.1 (half up). East-West get the
-      top less North-South's figure.
+      top less North-South's figure, so the two add up to the top as on published sheets.
     - An artificial score is not one of the n real results; each side gets its own share of
       the top: A+ 60 %, A= 50 %, A- 40 %.
 
@@ -838,7 +838,8 @@ def score_board(
 
 
 def _tenths(value: float) -> int:
-    return round(value * 10)
+    """``value`` in tenths, rounded half up like every published figure."""
+    return int(_round_half_up(Fraction(repr(float(value))), 1) * 10)
 
 
 def session_total(board_matchpoints: Iterable[float]) -> float:
@@ -925,8 +926,14 @@ def score_pairs_session(
     [(4, 4.0, 100.0), (1, 2.0, 50.0), (3, 2.0, 50.0), (2, 0.0, 0.0)]
     """
     by_board: dict[int, list[int]] = {}
+    pairs_seen: set[tuple[int, int]] = set()
     for index, row in enumerate(results):
-        by_board.setdefault(_check_board(row.board), []).append(index)
+        number = _check_board(row.board)
+        for pair in (row.pair_ns, row.pair_ew):
+            if (number, pair) in pairs_seen:
+                raise BoardError(f"Pair {pair} has two results on board {number}.")
+            pairs_seen.add((number, pair))
+        by_board.setdefault(number, []).append(index)
     by_result: dict[int, BoardMatchpoints] = {}
     for indexes in by_board.values():
         board = score_board([results[i].result for i in indexes], expected=expected)
@@ -1279,6 +1286,8 @@ def chicago_vulnerability(number: int, dealer: Seat) -> Vulnerability:
     >>> [chicago_vulnerability(n, Seat.NORTH.after(n - 1)).value for n in range(1, 6)]
     ['None', 'EW', 'NS', 'All', 'None']
     """
+    if not _is_whole(number) or number < 1:
+        raise DealError(f"Deals are numbered from 1, not {number!r}.")
     position = (number - 1) % 4
     if position == 0:
         return Vulnerability.NONE

@@ -13,6 +13,7 @@ from scorekeeper.rules.bridge import (
     Contract,
     ContractError,
     ContractPoints,
+    PairsResult,
     Seat,
     Side,
     Strain,
@@ -27,6 +28,7 @@ from scorekeeper.rules.bridge import (
     matchpoints,
     neuberg,
     score_board,
+    score_pairs_session,
     score_team_match,
     session_percentage,
     session_total,
@@ -342,7 +344,8 @@ def test_a_team_match_adds_the_imps_of_each_side() -> None:
     match = score_team_match([(620, 170), (-100, 140), (420, 420), (-1430, -1430), (50, -600)])
     assert match.board_imps == (10, -6, 0, 0, 12)
     assert (match.imps_a, match.imps_b, match.margin) == (22, 6, 16)
-    assert match.victory_points == victory_points(16, 5)
+    # 5 boards, B = 15 × √5 = 33.54; 16 IMPs: 10 + 10 × (1 − τ^1.431) / (1 − τ³) = 16.52.
+    assert match.victory_points == (16.52, 3.48)
     with pytest.raises(BoardError):
         score_team_match([])
 
@@ -357,13 +360,20 @@ def test_victory_points_of_a_drawn_match_are_ten_each() -> None:
 
 def test_victory_points_of_16_boards_by_the_formula() -> None:
     # B = 15 × √16 = 60; VP = 10 + 10 × (1 − τ^(m/20)) / (1 − τ³), τ = 0.6180...
-    # m = 1: τ^0.05 = 0.976231, so 10 + 10 × 0.023769 / 0.763932 = 10.311 -> 10.31.
+    # m = 1: τ^0.05 = 0.976227, so 10 + 10 × 0.023773 / 0.763932 = 10.311 -> 10.31.
     # m = 10: τ^0.5 = 0.786151, so 10 + 10 × 0.213849 / 0.763932 = 12.799 -> 12.80.
     # m = 30: τ^1.5 = 0.485868, so 10 + 10 × 0.514132 / 0.763932 = 16.730 -> 16.73.
     assert victory_points(1, 16) == (10.31, 9.69)
     assert victory_points(10, 16) == (12.8, 7.2)
     assert victory_points(30, 16) == (16.73, 3.27)
     assert victory_points(-30, 16) == (3.27, 16.73)
+
+
+def test_the_first_cells_of_the_wbf_16_board_table() -> None:
+    # The WBF's published scale for 16-board matches, margins 0 to 10 and 20 IMPs.
+    published = [10.0, 10.31, 10.61, 10.91, 11.2, 11.48, 11.76, 12.03, 12.29, 12.55, 12.8]
+    assert [victory_points(margin, 16)[0] for margin in range(11)] == published
+    assert victory_points(20, 16) == (15.0, 5.0)
 
 
 def test_the_blitz_margin_and_beyond_win_20_to_0() -> None:
@@ -377,7 +387,7 @@ def test_the_blitz_margin_and_beyond_win_20_to_0() -> None:
 def test_a_rounding_bump_is_smoothed_as_the_wbf_scale_is() -> None:
     # 16 boards: rounded to two decimals, 13, 14 and 15 IMPs give 13.52, 13.74 and 13.97, so
     # the 15th IMP would gain 0.23 after the 14th gained 0.22; the scale raises 14 to 13.75.
-    # (13 IMPs: 10 + 10 × (1 − τ^0.65) / (1 − τ³) = 13.517; 14: 13.744; 15: 13.966.)
+    # (13 IMPs: 10 + 10 × (1 − τ^0.65) / (1 − τ³) = 13.516; 14: 13.744; 15: 13.966.)
     assert [victory_points(m, 16)[0] for m in (13, 14, 15)] == [13.52, 13.75, 13.97]
 
 
@@ -490,3 +500,27 @@ def test_session_total_adds_the_published_figures_and_gives_a_percentage() -> No
     assert session_percentage(630.1, 30 * 42) == 50.01  # 50.0079...
     with pytest.raises(BoardError):
         session_percentage(10.0, 0)
+
+
+def test_session_totals_round_half_up_as_the_published_figures_do() -> None:
+    assert session_total([28.25]) == 28.3
+    assert session_total([0.05, 0.15]) == 0.3
+    assert session_total([0.1] * 3) == 0.3
+
+
+def test_both_directions_always_add_up_to_the_top() -> None:
+    # 8 real results of 10 expected (top 18): NS 0 → (0 + 1) × 10 / 8 − 1 = 0.25 → 0.3.
+    board = score_board([-100, 50, 50, 110, 110, 140, 170, 420], expected=10)
+    assert (board[0].ns, board[0].ew) == (0.3, 17.7)
+    assert all(result.ns + result.ew == pytest.approx(18) for result in board)
+
+
+def test_a_pair_has_one_result_per_board() -> None:
+    twice = [
+        PairsResult(1, 1, 2, BoardResult(420)),
+        PairsResult(1, 1, 4, BoardResult(400)),
+    ]
+    with pytest.raises(BoardError, match="Pair 1 has two results on board 1"):
+        score_pairs_session(twice)
+    with pytest.raises(BoardError):
+        score_pairs_session([PairsResult(1, 3, 3, BoardResult(420))])

@@ -317,3 +317,46 @@ def test_chicago_with_another_first_dealer() -> None:
     assert [d.vulnerability.value for d in chicago.deals] == ["None", "NS", "EW", "All"]
     # Deal 2 dealt by South: NS vulnerable complete their game for 500.
     assert chicago.deals[1].points.ns == 40 + 20 + 500
+
+
+# Deal 4 completes a game carried from deal 2: the game bonus, and no 100 for the part-score.
+#
+# deal  dealer vul   contract   result                                     NS     EW
+#  1    N      none  EW 3NT     9 tricks: 100 + 300 game                    -     400
+#  2    E      EW    NS 2♥      8 tricks: part-score 60                     60     -
+#  3    S      NS    EW 2♣      7 tricks: down 1, EW not vulnerable         50     -
+#  4    W      all   NS 2♠      8 tricks: 60 + 60 = 120 completes a game,  560     -
+#                               vulnerable: 60 + 500, no 100
+# Totals: NS 670, EW 400.
+def test_a_game_completed_on_deal_4_earns_the_game_bonus_and_not_the_100() -> None:
+    wheel = [deal("EW", "3NT", 9), deal("NS", "2H", 8), deal("EW", "2C", 7), deal("NS", "2S", 8)]
+    chicago = score_chicago(wheel)
+    assert [(d.points.ns, d.points.ew) for d in chicago.deals] == [
+        (0, 400),
+        (60, 0),
+        (50, 0),
+        (560, 0),
+    ]
+    assert chicago.totals == BySide(670, 400)
+    # The same deal 4 one trick short: 100 to EW (all vulnerable), and no 100 to anyone.
+    defeated = score_chicago([*wheel[:3], deal("NS", "2S", 7)])
+    assert defeated.deals[3].points == BySide(0, 100)
+
+
+def test_a_doubled_part_score_that_makes_game_is_a_game() -> None:
+    # 2♥ doubled, 8 tricks: 2 × 60 = 120 trick points, a game; 50 for the insult.
+    rubber = score_rubber([deal("NS", "2HX", 8)])
+    assert rubber.games == (
+        RubberGame(BySide((120,), ()), Side.NS),
+        RubberGame(BySide((), ()), None),
+    )
+    assert rubber.above.ns == (PadEntry(50, PadItem.INSULT, 1),)
+    # Chicago, deal 1 none vulnerable: 120 + 50 + 300 = 470, as duplicate.
+    assert score_chicago([deal("NS", "2HX", 8)]).deals[0].points == BySide(470, 0)
+    assert contract_score(2, "H", 1, False, 8) == 470
+
+
+@pytest.mark.parametrize("number", [0, -3, 1.0, True])
+def test_chicago_deals_are_numbered_from_1(number: object) -> None:
+    with pytest.raises(DealError):
+        chicago_vulnerability(number, Seat.NORTH)  # type: ignore[arg-type]

@@ -206,8 +206,7 @@ def test_adding_unrounded_neuberg_figures_would_move_some_totals(
     rows: list[Row], totals: list[Row]
 ) -> None:
     """Why the engine adds the published figures: adding the unrounded Neuberg values
-    instead moves 7 of the 44 totals by 0.1, and 12 of the 44 percentages (the README there
-    says 12 totals; it is 12 percentages)."""
+    instead moves 7 of the 44 totals by 0.1, and 12 of the 44 percentages."""
     exact: dict[int, Fraction] = defaultdict(Fraction)
     for results in by_board(rows).values():
         real = [int(row["score_ns"]) for row in results if not row["adjusted_ns"]]
