@@ -36,11 +36,26 @@ def served_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask
 @pytest.fixture
 def live_server(served_app: Flask) -> Iterator[str]:
     """The app served by waitress, as ``scorekeeper serve`` does, on a free local port."""
-    server = create_server(served_app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
+    server = create_server(
+        served_app, host="127.0.0.1", port=0, threads=4, asyncore_loop_timeout=0.1
+    )
+    closing = threading.Event()
+
+    def serve() -> None:
+        try:
+            server.run()
+        except OSError:  # its sockets closed under its select() on the way out
+            if not closing.is_set():
+                raise
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    closing.set()
     server.close()
+    for channel in list(server._map.values()):  # type: ignore[union-attr]
+        channel.close()  # connections a browser keeps alive: the loop ends when none is left
+    thread.join(timeout=5)
 
 
 @pytest.fixture(scope="session")
