@@ -439,7 +439,7 @@ def table(results: list[dict[str, Any]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=6.0, help="length of each load step")
+    parser.add_argument("--seconds", type=float, default=15.0, help="length of each load step")
     parser.add_argument("--no-postgresql", action="store_true", help="SQLite only")
     options = parser.parse_args()
     results = []
