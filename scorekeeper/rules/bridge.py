@@ -228,13 +228,22 @@ _STRAIN_SPELLINGS = {
 _DOUBLED_NAMES = ("", "X", "XX")
 
 
-def _strain(value: object) -> Strain:
+Member = TypeVar("Member", bound=StrEnum)
+
+
+def _member(kind: type[Member], value: object, error: ValueError) -> Member:
+    """``value`` (a member or its letters) as a member of ``kind``; else ``error`` is raised."""
     if isinstance(value, str):
         try:
-            return Strain(value)
+            return kind(value)
         except ValueError:
             pass
-    raise ContractError(f"The strain must be one of C, D, H, S, NT, not {value!r}.")
+    raise error
+
+
+def _strain(value: object) -> Strain:
+    error = ContractError(f"The strain must be one of C, D, H, S, NT, not {value!r}.")
+    return _member(Strain, value, error)
 
 
 # --- One contract (Law 77) -----------------------------------------------------------------------
@@ -432,8 +441,8 @@ def contract_score(level: int, strain: str, doubled: int, vulnerable: bool, tric
     ...
     scorekeeper.rules.bridge.ContractError: The level must be from 1 to 7, not 8.
     """
-    contract = Contract(_check_level(level), _strain(strain), doubled)
-    return _duplicate_score(contract, _check_vulnerable(vulnerable), _check_tricks(tricks))
+    # Contract checks the level and doubling; contract_points the vulnerability and tricks.
+    return _duplicate_score(Contract(level, _strain(strain), doubled), vulnerable, tricks)
 
 
 # --- Duplicate boards ----------------------------------------------------------------------------
@@ -722,12 +731,8 @@ class Artificial(StrEnum):
 
 
 def _artificial(value: object) -> Artificial:
-    if isinstance(value, str):
-        try:
-            return Artificial(value)
-        except ValueError:
-            pass
-    raise BoardError(f"An artificial score is A+, A= or A-, not {value!r}.")
+    error = BoardError(f"An artificial score is A+, A= or A-, not {value!r}.")
+    return _member(Artificial, value, error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -973,12 +978,7 @@ class BySide(Generic[T]):
 
 
 def _side(value: object, what: str) -> Side:
-    if isinstance(value, str):
-        try:
-            return Side(value)
-        except ValueError:
-            pass
-    raise DealError(f"{what} is NS or EW, not {value!r}.")
+    return _member(Side, value, DealError(f"{what} is NS or EW, not {value!r}."))
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.ascenseur import views
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundRecord
 from tests.web.table import TOKEN, Table, text
-
-FOUR = ("Anne", "Bruno", "Chloé", "Denis")
+from tests.web.test_sharing import scorer_token
 
 
 @pytest.fixture
@@ -27,14 +25,6 @@ def draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(views, "render_play", counting)
     return drawn
-
-
-@pytest.fixture
-def game(client: FlaskClient) -> Table:
-    table = Table(client)
-    table.start("ascenseur", FOUR)
-    table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
-    return table
 
 
 def test_phones_reloading_an_unchanged_game_get_the_page_drawn_once(
@@ -95,10 +85,8 @@ def test_a_kept_page_is_kept_per_language_and_per_role(
 
 
 def test_a_one_time_message_shows_once_and_is_never_kept(game: Table, app: Flask) -> None:
-    with app.app_context():
-        token = db.session.execute(db.select(Game.scorer_token)).scalar_one()
     second = app.test_client()
-    second.get(f"{game.game_url}/score/{token}")
+    second.get(f"{game.game_url}/score/{scorer_token(app)}")
     assert "can now enter and correct" in text(second.get(game.game_url))
     assert "can now enter and correct" not in text(second.get(game.game_url))
     assert "can now enter and correct" not in text(game.client.get(game.game_url))

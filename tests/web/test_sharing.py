@@ -14,20 +14,10 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from tests.web.table import Table, text
 
-FOUR = ("Anne", "Bruno", "Chloé", "Denis")
-
 
 def scorer_token(app: Flask) -> str:
     with app.app_context():
         return db.session.execute(db.select(Game.scorer_token)).scalar_one()
-
-
-@pytest.fixture
-def game(client: FlaskClient) -> Table:
-    table = Table(client)
-    table.start("ascenseur", FOUR)
-    table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
-    return table
 
 
 def test_a_game_address_is_not_a_counter(game: Table) -> None:
