@@ -1,4 +1,9 @@
-"""Error pages in the base layout; the database session is rolled back on a server error."""
+"""Error pages in the base layout; the database session is rolled back on a server error.
+
+An error page must show whatever just failed (the language, a template, the database): when it
+cannot be drawn in the layout, a plain page in both languages stands in for it."""
+
+from collections.abc import Callable
 
 from flask import Blueprint, current_app, render_template
 from flask_babel import gettext as _
@@ -9,19 +14,41 @@ from scorekeeper.extensions import db
 
 bp = Blueprint("errors", __name__)
 
+PLAIN_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Error {code} · Scorekeeper</title></head>
+<body>
+<h1>Error {code}</h1>
+<p>Something went wrong. Nothing was changed; please try again.</p>
+<p lang="fr">Une erreur s’est produite. Rien n’a été modifié ; veuillez réessayer.</p>
+<p><a href="/">Back to the games</a> · <a href="/" lang="fr">Retour aux parties</a></p>
+</body>
+</html>
+"""
+
+
+def error_page(code: int, message: Callable[[], str]) -> tuple[str, int]:
+    """The error page in the reader's language, or the plain one if that cannot be drawn."""
+    try:
+        return render_template("errors/error.html", code=code, message=message()), code
+    except Exception:
+        current_app.logger.exception("The error page for %d could not be drawn", code)
+        return PLAIN_PAGE.format(code=code), code
+
 
 @bp.app_errorhandler(CSRFError)
 def csrf_error(error: CSRFError) -> tuple[str, int]:
-    message = _(
-        "This form could not be accepted: its security token was missing or wrong. "
-        "Nothing was changed. Go back, reload the page and enter it again."
+    return error_page(
+        400,
+        lambda: _(
+            "This form could not be accepted: its security token was missing or wrong. "
+            "Nothing was changed. Go back, reload the page and enter it again."
+        ),
     )
-    return render_template("errors/error.html", code=400, message=message), 400
 
 
-@bp.app_errorhandler(HTTPException)
-def http_error(error: HTTPException) -> tuple[str, int]:
-    code = error.code or 500
+def http_message(code: int) -> str:
     messages = {
         400: _("This request could not be understood. Nothing was changed."),
         404: _("There is no such page or game here. It may have been mistyped."),
@@ -32,14 +59,27 @@ def http_error(error: HTTPException) -> tuple[str, int]:
             "go back and try again."
         ),
         413: _("What was sent is too large. Nothing was changed."),
+        429: _(
+            "Too many games were started or imported from here in a short time. Nothing was "
+            "changed: wait a little, then try again."
+        ),
     }
-    message = messages.get(code, _("Something went wrong. Nothing was changed."))
-    return render_template("errors/error.html", code=code, message=message), code
+    return messages.get(code, _("Something went wrong. Nothing was changed."))
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(error: HTTPException) -> tuple[str, int]:
+    code = error.code or 500
+    return error_page(code, lambda: http_message(code))
 
 
 @bp.app_errorhandler(Exception)
 def server_error(error: Exception) -> tuple[str, int]:
     current_app.logger.exception("Unhandled error", exc_info=error)
-    db.session.rollback()
-    message = _("Something went wrong on the server. Nothing was changed; please try again.")
-    return render_template("errors/error.html", code=500, message=message), 500
+    try:
+        db.session.rollback()
+    except Exception:  # the database itself is what failed
+        current_app.logger.exception("The session could not be rolled back")
+    return error_page(
+        500, lambda: _("Something went wrong on the server. Nothing was changed; please try again.")
+    )

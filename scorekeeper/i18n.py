@@ -1,8 +1,10 @@
 """French and English: the browser's preference, or the choice made in the page footer."""
 
 import os
+from functools import cache
 from urllib.parse import urlsplit
 
+from babel import localedata
 from flask import Blueprint, Flask, redirect, request
 from flask_babel import get_locale
 from werkzeug.wrappers import Response
@@ -15,20 +17,30 @@ COOKIE = "language"
 bp = Blueprint("i18n", __name__)
 
 
+@cache
+def known_locales() -> frozenset[str]:
+    """Every locale Babel has data for (en_GB, fr_CA, ... but no en_BR nor fr_US)."""
+    return frozenset(localedata.locale_identifiers())
+
+
 def select_locale() -> str:
     """The language chosen in the footer, else the browser's first French or English.
 
-    The browser's full tag is kept (en_GB, fr_CA) so dates and times read as at home.
+    The browser's region is kept where Babel knows it (en_GB, fr_CA) so dates and times read
+    as at home; a region it does not know for that language (en-BR, fr-US) gives the
+    language alone.
     """
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
     for tag, _quality in request.accept_languages:
         language, _sep, region = tag.replace("_", "-").partition("-")
-        if language.lower() in LANGUAGES:
-            if region.isalpha() and len(region) == 2:
-                return f"{language.lower()}_{region.upper()}"
-            return language.lower()
+        language = language.lower()
+        if language in LANGUAGES:
+            regional = f"{language}_{region.upper()}"
+            if region.isalpha() and len(region) == 2 and regional in known_locales():
+                return regional
+            return language
     return "en"
 
 

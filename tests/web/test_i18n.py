@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import datetime
 from pathlib import Path
 
+import pytest
+from babel import localedata
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_babel import format_datetime, get_locale
+
+from scorekeeper import errors
+from scorekeeper.i18n import known_locales
+from tests.web.table import Table, text
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "scorekeeper" / "translations" / "fr" / "LC_MESSAGES"
@@ -65,3 +75,93 @@ def test_the_compiled_catalog_is_up_to_date() -> None:
     assert (CATALOG / "messages.mo").read_bytes() == compiled.getvalue(), (
         "messages.mo is older than messages.po: run pybabel compile (README, Translations)"
     )
+
+
+# --- Any browser's language header gives a page in French or English -------------------------
+
+
+def browser_language_tags() -> list[str]:
+    """Real tags as browsers send them: every language-region pair Babel knows (pt-BR, de-CH),
+    and French and English with every region, known to Babel for them or not (en-BR, fr-US)."""
+    identifiers = localedata.locale_identifiers()
+    regions = sorted({i.split("_")[-1] for i in identifiers if len(i.split("_")[-1]) == 2})
+    tags = {i.replace("_", "-") for i in identifiers if i.count("_") == 1}
+    tags |= {f"{language}-{region}" for language in ("en", "fr") for region in regions}
+    return sorted(tags)
+
+
+def accept_language(tag: str) -> str:
+    """A header as a phone set to ``tag`` sends it: its language, then English in its region."""
+    language, _sep, region = tag.partition("-")
+    return f"{tag},{language};q=0.9,en-{region or 'US'};q=0.8,fr-{region or 'FR'};q=0.7"
+
+
+def test_every_browser_language_gives_french_or_english(app: Flask) -> None:
+    tags = browser_language_tags()
+    assert len(tags) > 500 and "en-BR" in tags and "fr-US" in tags and "pt-BR" in tags
+    for tag in tags:
+        with app.test_request_context(headers={"Accept-Language": accept_language(tag)}):
+            locale = get_locale()
+            assert locale is not None and locale.language in ("en", "fr"), tag
+            assert format_datetime(datetime(2026, 11, 23, 20, 30)), tag
+            regional = tag.replace("-", "_")
+            if re.fullmatch("(en|fr)_[A-Z]{2}", regional) and regional in known_locales():
+                assert str(locale) == regional  # the region kept where Babel knows it
+
+
+ISSUE_HEADERS = [
+    "pt-BR,pt;q=0.9,en-BR;q=0.8",
+    "en-MX",
+    "en-JP,ja;q=0.5",
+    "fr-DE",
+    "fr-US,en;q=0.5",
+    "fr-GB",
+    "fr-ES",
+    "en_BR",
+    "EN-br",
+    "fr-419",
+    "fr-Latn-FR",
+    "*",
+    ";;;,,,q=x",
+    "x" * 300,
+]
+
+
+def test_every_page_kind_answers_in_every_language(game: Table) -> None:
+    sample = browser_language_tags()[::9]
+    headers = ISSUE_HEADERS + [accept_language(tag) for tag in sample]
+    game_url = game.game_url
+    pages = [
+        "/",
+        "/ascenseur/new",
+        "/ascenseur/new/ascenseur",
+        "/ascenseur/new/ascenseur/preview?players-0=A&players-1=B",
+        game_url,
+        f"{game_url}/sheet",
+        f"{game_url}/sheet.csv",
+        f"{game_url}/game.json",
+        f"{game_url}/rounds/1/edit",
+        f"{game_url}/qr/viewer.svg",
+        "/ascenseur/import",
+        "/language/fr?next=/",
+        "/no-such-page",
+        f"{game_url}-nope",
+    ]
+    for header in headers:
+        for url in pages:
+            response = game.client.get(url, headers={"Accept-Language": header})
+            assert response.status_code in (200, 302, 404), (header, url, response.status_code)
+            if response.status_code != 302 and text(response).startswith("<!doctype html>"):
+                assert re.search(r'<html lang="(en|fr)">', text(response)), (header, url)
+
+
+def test_an_error_page_that_cannot_be_drawn_still_answers(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> str:
+        raise RuntimeError("the layout itself fails")
+
+    monkeypatch.setattr(errors, "render_template", broken)
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert "Error 404" in text(response) and "Retour aux parties" in text(response)
