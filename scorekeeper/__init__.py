@@ -2,6 +2,7 @@
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +27,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # The longest a browser keeps a cookie; each visit starts the time again.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         MAX_CONTENT_LENGTH=256 * 1024,
         # A private server (the family's own) lists every game and lets every phone score;
         # a public or club server shows each browser only its own games.
         PRIVATE_SERVER=False,
+        # New games (started or imported) per client on a public server. Each process counts
+        # alone unless RATELIMIT_STORAGE_URI names a shared store (redis://, memcached://).
+        NEW_GAMES_LIMIT="30 per minute;300 per day",
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
     )
     if database_url := os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    if storage := os.environ.get("RATELIMIT_STORAGE_URI"):
+        app.config["RATELIMIT_STORAGE_URI"] = storage
+    if limit := os.environ.get("SCOREKEEPER_NEW_GAMES_LIMIT"):
+        app.config["NEW_GAMES_LIMIT"] = limit
     if secret_key := os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key
     if private := os.environ.get("SCOREKEEPER_PRIVATE"):
@@ -46,17 +58,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import errors, i18n, page_cache, security
+    from scorekeeper import access, assets, compression, errors, i18n, page_cache, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
-    from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.main import bp as main_bp
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
+    limiter.init_app(app)
+    access.init_app(app)
     i18n.init_app(app)
+    assets.init_app(app)
     security.init_app(app)
     page_cache.init_app(app)
+    compression.init_app(app)
     app.register_blueprint(errors.bp)
     app.register_blueprint(main_bp)
     app.register_blueprint(ascenseur_bp)

@@ -1,27 +1,79 @@
 """Who may do what with a game: the scorer enters and corrects, a viewer only looks.
 
 A game's scorer link carries a secret token; opening it marks this browser as a scorer of that
-game in the signed session cookie, and the address bar moves on to the plain game address, so
-the token never appears in a page a viewer sees. On a private server (the family's laptop),
-every phone in the house may score every game.
+game, and the address bar moves on to the plain game address, so the token never appears in a
+page a viewer sees. On a private server (the family's laptop), every phone in the house may
+score every game.
+
+A browser is known by a random id in its signed session cookie. Every game it opened or scores
+is kept in the database under that id, for as long as the game is: a club's director keeps a
+season's sessions, a family years of games. The cookie also carries the most recent ones, so
+that the common case costs no query.
 """
 
 from __future__ import annotations
 
-from flask import abort, current_app, session
+import hashlib
+import hmac
+import secrets
 
+from flask import Flask, abort, current_app, request, session
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import Select
+
+from scorekeeper.extensions import db, limiter
+from scorekeeper.models import BrowserGame, Game
+
+BROWSER = "browser"
 SCORER_OF = "scorer_of"
 OPENED = "opened"
-REMEMBERED = 60
-"""How many games a browser remembers; a cookie has little room."""
+RECENT = 60
+"""How many of its most recent games a browser's cookie carries; the database has them all."""
 
 
 def private_server() -> bool:
     return bool(current_app.config["PRIVATE_SERVER"])
 
 
+def browser_id() -> str:
+    """This browser's id, given on its first visit."""
+    known = session.get(BROWSER)
+    if isinstance(known, str):
+        return known
+    session.permanent = True  # a phone keeps its games when the browser is closed
+    session[BROWSER] = known = secrets.token_urlsafe(16)
+    keep_older_cookie(known)
+    return known
+
+
+def keep_older_cookie(browser: str) -> None:
+    """A cookie from before browsers had ids: its games go to the database under the new id."""
+    scorer_of = set(session.get(SCORER_OF, []))
+    opened = [*session.get(OPENED, []), *scorer_of]
+    if not opened:
+        return
+    existing = db.session.execute(select(Game.id).where(Game.id.in_(opened))).scalars()
+    for game_id in set(existing):
+        db.session.add(BrowserGame(browser=browser, game_id=game_id, scorer=game_id in scorer_of))
+    db.session.commit()
+
+
 def is_scorer(game_id: str) -> bool:
-    return private_server() or game_id in session.get(SCORER_OF, [])
+    if private_server():
+        return True
+    recent = session.get(SCORER_OF, [])
+    if game_id in recent:
+        return True
+    if len(recent) < RECENT or not isinstance(session.get(BROWSER), str):
+        return False  # the cookie holds every game this browser scores
+    return bool(
+        db.session.execute(
+            select(BrowserGame.scorer).where(
+                BrowserGame.browser == session[BROWSER], BrowserGame.game_id == game_id
+            )
+        ).scalar()
+    )
 
 
 def require_scorer(game_id: str) -> None:
@@ -29,19 +81,70 @@ def require_scorer(game_id: str) -> None:
         abort(403)
 
 
-def _remember(key: str, game_id: str) -> None:
-    session.permanent = True  # a phone keeps its games when the browser is closed
+def _note_recent(key: str, game_id: str) -> bool:
+    """Put the game first in the cookie's list; True if it was not in it."""
     known = session.get(key, [])
     if known[:1] != [game_id]:  # the cookie is rewritten only when the list changes
-        session[key] = [game_id, *(other for other in known if other != game_id)][:REMEMBERED]
+        session[key] = [game_id, *(other for other in known if other != game_id)][:RECENT]
+    return game_id not in known
 
 
 def remember(game_id: str, *, scorer: bool = False) -> None:
     """Note that this browser opened the game (and may score it)."""
-    _remember(OPENED, game_id)
+    browser = browser_id()
+    new = _note_recent(OPENED, game_id)
     if scorer:
-        _remember(SCORER_OF, game_id)
+        new = _note_recent(SCORER_OF, game_id) or new
+    if not new:
+        return
+    row = db.session.get(BrowserGame, (browser, game_id))
+    if row is None:
+        db.session.add(BrowserGame(browser=browser, game_id=game_id, scorer=scorer))
+    elif scorer:
+        row.scorer = True
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same browser, the same game, two requests at once
+        db.session.rollback()
 
 
-def opened_games() -> list[str]:
-    return list(session.get(OPENED, []))
+def starts_no_game() -> bool:
+    """A request the limit on new games leaves alone: on a private server, or one that only
+    redraws the new-game form (adding a player, the preview)."""
+    return private_server() or request.form.get("action", "start") != "start"
+
+
+new_games_limit = limiter.shared_limit(
+    lambda: str(current_app.config["NEW_GAMES_LIMIT"]),
+    scope="new-games",
+    methods=["POST"],
+    exempt_when=starts_no_game,
+)
+"""Starting and importing games, counted together per client: a public server is not a
+machine for making games by the thousand."""
+
+
+def form_key(nonce: str | None) -> str | None:
+    """What a one-time form (new game, import) is stored under: its nonce tied to this browser,
+    so the same form sent twice starts one game, and another browser sending that nonce
+    starts a game of its own instead of getting this one."""
+    if not nonce:
+        return None
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    mac = hmac.new(secret, f"{browser_id()}:{nonce}".encode(), hashlib.sha256)
+    return mac.hexdigest()[:32]
+
+
+def adopt_older_cookie() -> None:
+    """On the first request with a cookie from before browsers had ids, give it one."""
+    if BROWSER not in session and (OPENED in session or SCORER_OF in session):
+        browser_id()
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(adopt_older_cookie)
+
+
+def opened_games() -> Select[tuple[str]]:
+    """The ids of every game this browser opened, as a query."""
+    return select(BrowserGame.game_id).where(BrowserGame.browser == session.get(BROWSER, ""))

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import click
 import segno
 from flask_migrate import upgrade
 from waitress import serve as waitress_serve
 
 from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.models import remove_unplayed_games, utcnow
 from scorekeeper.network import network_addresses
+
+BODY_SLACK = 64 * 1024
+"""Room for a chunked body's framing beyond the app's own limit on what it reads."""
 
 
 @click.group()
@@ -39,4 +46,30 @@ def serve(port: int, host: str, threads: int, public: bool) -> None:
     if urls:
         segno.make(urls[0], error="l").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="Scorekeeper")
+    waitress_serve(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="Scorekeeper",
+        # Also bounds a chunked body's framing: an endless chunk-size line is cut off here.
+        max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
+    )
+
+
+@main.command()
+@click.option(
+    "--days",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Remove the games started this many days ago or earlier.",
+)
+@click.option("--dry-run", is_flag=True, help="Only count them.")
+def prune(days: int, dry_run: bool) -> None:
+    """Remove the games never played (no round entered) after a chosen age."""
+    before = utcnow() - timedelta(days=days)
+    with create_app().app_context():
+        count = remove_unplayed_games(before, dry_run=dry_run)
+        db.session.commit()
+    verb = "would be removed" if dry_run else "removed"
+    click.echo(f"{count} game(s) never played, started before {before:%Y-%m-%d %H:%M} UTC: {verb}.")

@@ -4,6 +4,8 @@ import sqlite3
 from typing import Any
 
 from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -43,3 +45,4 @@ def tune_sqlite(connection: Any, _record: Any) -> None:
 migrate = Migrate(render_as_batch=True)
 babel = Babel()
 csrf = CSRFProtect()
+limiter = Limiter(key_func=get_remote_address)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, delete, exists, func, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
@@ -131,8 +132,36 @@ class RoundRecord(db.Model):
         )
 
 
+class BrowserGame(db.Model):
+    """A game a browser opened, and whether it scores it (see :mod:`scorekeeper.access`)."""
+
+    __tablename__ = "browser_game"
+
+    browser: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    scorer: Mapped[bool] = mapped_column(default=False)
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 VALUES_LENGTH = 120
 """Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
+
+
+class CorrectionKind(StrEnum):
+    """What a line of the corrections log records."""
+
+    BID = "bid"
+    """A player's bid changed."""
+    TRICKS = "tricks"
+    """A player's tricks changed."""
+    TRUMP = "trump"
+    """The trump suit noted for the round changed, or was taken back with the bids."""
+    UNDO_TRICKS = "undo-tricks"
+    """The round's tricks taken back."""
+    UNDO_BIDS = "undo-bids"
+    """The round's bids taken back (the round is to be bid again)."""
 
 
 class Correction(db.Model):
@@ -143,9 +172,26 @@ class Correction(db.Model):
     round_number: Mapped[int]
     made_at: Mapped[datetime] = mapped_column(default=utcnow)
     field: Mapped[str] = mapped_column(String(20))
-    """'bid', 'tricks', 'trump', or 'undo-tricks' / 'undo-bids' for an entry taken back."""
+    """One of :class:`CorrectionKind`."""
     seat: Mapped[int | None]
     old: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
     new: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
 
     game: Mapped[Game] = relationship(back_populates="corrections")
+
+
+def remove_unplayed_games(before: datetime, *, dry_run: bool = False) -> int:
+    """Delete the games started before ``before`` in which nothing was ever entered (no round,
+    no correction); their players and the browsers' notes of them go with them. Returns how
+    many there were."""
+    unplayed = (
+        (Game.created_at < before)
+        & ~exists().where(RoundRecord.game_id == Game.id)
+        & ~(exists().where(Correction.game_id == Game.id))
+    )
+    count = db.session.execute(select(func.count()).select_from(Game).where(unplayed)).scalar_one()
+    if not dry_run and count:
+        db.session.execute(
+            delete(Game).where(unplayed), execution_options={"synchronize_session": False}
+        )
+    return int(count)

@@ -1,5 +1,6 @@
 """The code's own checks run with the suite: lint, formatting, and strict types on the engine."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,3 +35,12 @@ def test_engine_imports_nothing_from_the_web() -> None:
             if words[:1] in (["import"], ["from"]) and len(words) > 1:
                 top = words[1].split(".")[0]
                 assert top not in forbidden, f"{source.name}: {line.strip()}"
+
+
+def test_the_repository_stands_alone() -> None:
+    """The tests, the app and the benchmarks read nothing from beside the repository."""
+    outside = re.compile(r"\.\./shared|[\"']shared[\"']\s*/|parents\[\d\]\.parent")
+    for folder in ("tests", "scorekeeper", "bench"):
+        for source in (ROOT / folder).rglob("*.py"):
+            for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+                assert not outside.search(line), f"{source.relative_to(ROOT)}:{number}: {line}"

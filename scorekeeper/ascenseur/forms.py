@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
@@ -24,6 +25,8 @@ from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
 MAX_NAME = 24
+MAX_POINTS = 1000
+"""The most points a scoring number of the table's own may give or take."""
 HOUSE_RULES = ("top_rounds", "deck_cards", "decks", "bidding", "first_lead", "play")
 OWN_SCORING = ("made_base", "made_per_trick", "made_zero", "missed_flat", "missed_per_trick")
 
@@ -46,7 +49,7 @@ def points_field(label: Any, *, lost: bool = False) -> IntegerField:
     """A number of our own scoring; left empty, the preset's number stands."""
     return IntegerField(
         label,
-        validators=[Optional(), NumberRange(0, 1000)],
+        validators=[Optional(), NumberRange(0, MAX_POINTS)],
         filters=[as_points_lost] if lost else [],
     )
 
@@ -162,16 +165,18 @@ def round_form(
     class Round(RoundForm):
         pass
 
+    # The messages name a player: plain strings, escaped on the page like any text (a lazy
+    # string would be taken as markup).
     for seat in plan.bidding_order:
         name = names[seat]
         if bids:
             setattr(
                 Round,
                 f"bid_{seat}",
-                _number_field(plan, name, _l("Enter %(name)s's bid.", name=name)),
+                _number_field(plan, name, _("Enter %(name)s's bid.", name=name)),
             )
         if tricks:
-            message = _l("Enter %(name)s's tricks.", name=name)
+            message = _("Enter %(name)s's tricks.", name=name)
             setattr(Round, f"tricks_{seat}", _number_field(plan, name, message))
     if trump:
         Round.trump = RadioField(  # type: ignore[attr-defined]

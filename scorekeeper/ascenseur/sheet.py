@@ -13,16 +13,17 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.access import remember
+from scorekeeper.access import browser_id, form_key, new_games_limit, remember
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.chart import chart
 from scorekeeper.ascenseur.forms import ImportForm
 from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts, scoring_text
-from scorekeeper.ascenseur.transfer import TransferError, game_from_json, game_to_json
+from scorekeeper.ascenseur.transfer import game_from_json, game_to_json
 from scorekeeper.ascenseur.views import game_started_by, get_game_or_404
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.rules import ascenseur as rules
+from scorekeeper.transfer import TransferError
 
 PORTRAIT_PLAYERS = 6
 """Up to this many players, the printed sheet is an A4 page in portrait."""
@@ -46,9 +47,48 @@ def sheet(game_id: str) -> str:
         preset_name=PRESET_NAMES[game.preset],
         house_rules=house_rule_texts(scored.variant, rules.PRESETS[game.preset]),
         wide=len(game.players) > PORTRAIT_PLAYERS,
-        density="very-dense" if rows > 60 else ("dense" if rows > 30 else ""),
+        density=print_density(
+            rows, len(game.players), penalties=scored.variant.scoring.penalties_only
+        ),
         chunks=print_chunks(len(game.players)),
     )
+
+
+PAGE_MM = 279
+"""The height of a portrait A4 page inside its margins."""
+HEADER_MM = 26
+"""The title, the players, the rules, the winner; the line under the table; the legend."""
+CHART_MM = (50, 130)
+"""The chart's height on paper: at least, and at most."""
+ROW_MM = {11: 5.5, 10: 5.1, 9: 4.7, 8: 4.25, 7: 3.85, 6: 3.0, 5: 2.6}
+"""How tall a printed row is at each type size (points), as the stylesheet sets it."""
+LARGEST_PT = {2: 11, 3: 10, 4: 8, 5: 7, 6: 6}
+"""The largest type at which a table of so many players fits the width of the page."""
+EXTRA_MM = (1, 2, 3)
+"""Space that may be added to each row, so that a short game's table fills its page too."""
+
+
+def print_density(rounds: int, players: int, *, penalties: bool) -> str:
+    """Classes that size the printed sheet to fill its page: the largest type at which the
+    table fits the page's width and its rounds fit beside the smallest chart; then more room
+    between the rows of a short game; then the chart takes what is left. Landscape sheets
+    (more than six players) and the very longest ones keep fixed sizes."""
+    if players > PORTRAIT_PLAYERS:
+        return "very-dense" if rounds > 60 else ("dense" if rounds > 30 else "")
+    rows = rounds + (4 if penalties else 5)  # two heading rows, the totals and the places
+    room = PAGE_MM - HEADER_MM
+    largest = LARGEST_PT[max(players, 2)]
+    fitting = [
+        pt for pt, row in ROW_MM.items() if pt <= largest and rows * row <= room - CHART_MM[0]
+    ]
+    if not fitting:
+        return "very-dense"
+    points = fitting[0]
+    row = ROW_MM[points]
+    extra = max((mm for mm in EXTRA_MM if rows * (row + mm) <= room - CHART_MM[1]), default=0)
+    chart = int((room - rows * (row + extra)) // 10 * 10)
+    chart = max(CHART_MM[0], min(CHART_MM[1], chart))
+    return f"fit-{points} roomy-{extra} chart-{chart}"
 
 
 def print_chunks(players: int) -> list[list[int]]:
@@ -97,12 +137,25 @@ def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
     return [*rows, totals, places]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: Any) -> Any:
+    """A text cell a spreadsheet will not run as a formula (OWASP, CSV injection): a name
+    such as "=HYPERLINK(...)" is written behind a quote. Numbers stay numbers."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 @bp.get("/<game_id>/sheet.csv")
 def sheet_csv(game_id: str) -> Response:
     """The score sheet as a CSV file, for a spreadsheet."""
     game = get_game_or_404(game_id)
     out = io.StringIO()
-    csv.writer(out).writerows(sheet_rows(game, game.sheet()))
+    csv.writer(out).writerows(
+        [inert(cell) for cell in row] for row in sheet_rows(game, game.sheet())
+    )
     return Response(
         out.getvalue(),
         mimetype="text/csv",
@@ -126,28 +179,32 @@ def file_stem(game: Game) -> str:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@new_games_limit
 def import_game() -> str | BaseResponse | tuple[str, int]:
     """Start a new game from a JSON file exported by Scorekeeper."""
     form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
     if form.validate_on_submit():
-        if (same := game_started_by(form.nonce.data or None)) is not None:
-            return redirect(url_for(".play", game_id=same.id))  # the same file sent twice
+        key = form_key(form.nonce.data)
+        if (same := game_started_by(key)) is not None:  # the same file sent twice
+            remember(same.id, scorer=True)
+            return redirect(url_for(".play", game_id=same.id))
         try:
             game = game_from_json(form.file.data.read(ImportForm.MAX_BYTES + 1))
         except TransferError as error:
             form.file.errors.append(str(error))
         else:
-            game.setup_nonce = form.nonce.data or None
+            game.setup_nonce = key
             db.session.add(game)
             try:
                 db.session.commit()
             except IntegrityError:  # sent twice at once: the first one stands
                 db.session.rollback()
-                game = game_started_by(form.nonce.data) or abort(409)
+                game = game_started_by(key) or abort(409)
             remember(game.id, scorer=True)
             flash(_("The game was imported."))
             return redirect(url_for(".play", game_id=game.id))
     if not form.nonce.data:
         form.nonce.data = secrets.token_hex(16)
+        browser_id()  # the form's nonce is tied to this browser
     status = 422 if form.is_submitted() else 200
     return render_template("ascenseur/import.html", form=form), status

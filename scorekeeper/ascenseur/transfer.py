@@ -1,26 +1,104 @@
-"""A whole game as a JSON document, and back: every entry, checked by the engine on the way in."""
+"""A whole game as a JSON document, and back: read through a declared schema (the same limits
+as the new-game form and the round pages), then checked by the engine."""
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from flask_babel import gettext as _
+from pydantic import Field
 
-from scorekeeper.ascenseur.forms import MAX_NAME
+from scorekeeper.ascenseur.forms import MAX_NAME, MAX_POINTS
 from scorekeeper.ascenseur.labels import error_message
-from scorekeeper.models import VALUES_LENGTH, Correction, Game, Player, RoundRecord, utcnow
+from scorekeeper.models import VALUES_LENGTH, Correction, CorrectionKind, Game, Player, RoundRecord
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
+from scorekeeper.transfer import (
+    FORMAT,
+    VERSION,
+    Schema,
+    Text,
+    TransferError,
+    When,
+    read_envelope,
+    read_schema,
+)
 
-FORMAT = "scorekeeper-game"
-VERSION = 1
-CORRECTION_FIELDS = {"bid", "tricks", "trump", "undo-tricks", "undo-bids"}
+MAX_SEATS = 26
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+Cards = Annotated[int, Field(ge=1, le=52)]
+Count = Annotated[int, Field(ge=0, le=2 * 52)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+SuitLetter = Literal["C", "D", "H", "S"]
 
 
-class TransferError(ValueError):
-    """A file that cannot become a game; the message says why, for the page."""
+class ScoringRules(Schema):
+    """The table's own scoring numbers, as the new-game form takes them."""
+
+    made_base: Points = 0
+    made_per_trick: Points = 0
+    made_zero: Points | None = None
+    missed_flat: Points = 0
+    missed_per_trick: Points = 0
+
+
+class HouseRules(Schema):
+    """A preset's rules that a game changes, each within the new-game form's limits."""
+
+    min_players: Annotated[int, Field(ge=2, le=MAX_SEATS)] = 2
+    max_players: Annotated[int, Field(ge=2, le=MAX_SEATS)] = MAX_SEATS
+    deck_cards: Literal[32, 52] = 52
+    decks: Literal[1, 2] = 1
+    top: rules.Top = rules.Top.DECK_SHARE
+    top_by_players: Annotated[
+        tuple[tuple[Annotated[int, Field(ge=2, le=MAX_SEATS)], Cards], ...],
+        Field(max_length=MAX_SEATS),
+    ] = ()
+    chosen_top: Cards | None = None
+    top_rounds: rules.TopRounds = rules.TopRounds.ONCE
+    shape: rules.Shape = rules.Shape.UP_AND_DOWN
+    hands: rules.Hands = rules.Hands.ALL
+    trump: rules.TrumpCard = rules.TrumpCard.WHEN_CARDS_REMAIN
+    bidding: rules.Bidding = rules.Bidding.IN_TURN
+    hook_from: Cards | None = None
+    first_lead: rules.FirstLead = rules.FirstLead.DEALER
+    play: rules.Play = rules.Play.FREE
+    blind_one_card_rounds: bool = False
+    scoring: ScoringRules = ScoringRules()
+
+
+class RoundFile(Schema):
+    number: Annotated[int, Field(ge=1, le=1000)]
+    bids: Annotated[list[Count], Field(max_length=MAX_SEATS)]
+    tricks: Annotated[list[Count], Field(max_length=MAX_SEATS)] | None = None
+    trump: SuitLetter | None = None
+
+
+class CorrectionFile(Schema):
+    round: Annotated[int, Field(ge=1, le=1001)]
+    at: When
+    field: CorrectionKind
+    seat: Seat | None = None
+    old: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
+    new: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
+
+
+class GameFile(Schema):
+    """An exported Ascenseur game, as :func:`game_to_json` writes it."""
+
+    format: Literal["scorekeeper-game"]
+    version: Literal[1]
+    family: Literal["ascenseur"]
+    preset: str
+    house_rules: HouseRules = HouseRules()
+    players: Annotated[
+        list[Text(MAX_NAME, shortest=1)],  # type: ignore[valid-type]
+        Field(min_length=2, max_length=MAX_SEATS),
+    ]
+    first_dealer: Seat
+    created_at: When | None = None
+    rounds: Annotated[tuple[RoundFile, ...], Field(max_length=1000)] = ()
+    corrections: Annotated[tuple[CorrectionFile, ...], Field(max_length=10_000)] = ()
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
@@ -52,88 +130,37 @@ def game_to_json(game: Game) -> dict[str, Any]:
     }
 
 
-def _whole_numbers(value: Any) -> bool:
-    return isinstance(value, list) and all(type(item) is int for item in value)
-
-
-def _text(value: Any, longest: int) -> bool:
-    return value is None or (isinstance(value, str) and len(value) <= longest)
-
-
-def _when(value: Any) -> datetime:
-    try:
-        return datetime.fromisoformat(value).replace(tzinfo=None)
-    except (TypeError, ValueError):
-        raise TransferError(_("A date in the file is not a date: %(value)s", value=value)) from None
-
-
 def game_from_json(raw: bytes) -> Game:
     """A new game from an exported file, or :class:`TransferError` saying what is wrong."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    envelope = read_envelope(raw)
+    preset = getattr(envelope, "preset", None)
+    if envelope.family != "ascenseur" or not isinstance(preset, str) or preset not in rules.PRESETS:
         raise TransferError(
-            _("This file is not a Scorekeeper game: it is not JSON, or it was cut short.")
-        ) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise TransferError(_("This file is not a Scorekeeper game."))
-    if data.get("version") != VERSION:
-        raise TransferError(
-            _(
-                "This game file is of version %(version)s; "
-                "this Scorekeeper reads version %(ours)d.",
-                version=data.get("version"),
-                ours=VERSION,
-            )
+            _("This file is of a game Scorekeeper does not know: %(name)s", name=str(preset)[:40])
         )
-    preset = data.get("preset")
-    if data.get("family") != "ascenseur" or preset not in rules.PRESETS:
-        raise TransferError(
-            _("This file is of a game Scorekeeper does not know: %(name)s", name=preset)
-        )
-    house_rules = data.get("house_rules")
+    document = read_schema(GameFile, raw)
     try:
-        if not isinstance(house_rules, dict):
-            raise ValueError(house_rules)
-        variant = rules.with_house_rules(rules.PRESETS[preset], house_rules)
+        variant = rules.with_house_rules(
+            rules.PRESETS[preset], document.house_rules.model_dump(mode="json", exclude_unset=True)
+        )
     except ValueError as error:
         raise TransferError(
             _("The file's house rules are not valid: %(error)s", error=error)
         ) from None
-    names = data.get("players")
-    if not isinstance(names, list) or not all(
-        isinstance(name, str) and 0 < len(name.strip()) <= MAX_NAME and name.isprintable()
-        for name in names
-    ):
-        raise TransferError(
-            _("The file's players must be names of 1 to %(most)d characters.", most=MAX_NAME)
-        )
-    names = [name.strip() for name in names]
-    first_dealer = data.get("first_dealer")
-    if type(first_dealer) is not int:
-        raise TransferError(_("The file does not say who dealt first."))
-    records = data.get("rounds")
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise TransferError(_("The file's rounds are not a list of rounds."))
-    entries = []
-    for number, record in enumerate(records, start=1):
-        tricks, trump = record.get("tricks"), record.get("trump")
-        if (
-            record.get("number") != number
-            or not _whole_numbers(record.get("bids"))
-            or not (tricks is None or _whole_numbers(tricks))
-            or trump not in (None, *(suit.value for suit in Suit))
-        ):
+    names = list(document.players)
+    for number, record in enumerate(document.rounds, start=1):
+        if record.number != number:
             raise TransferError(_("Round %(number)d of the file is not readable.", number=number))
-        entries.append(
-            rules.RoundEntry(
-                tuple(record["bids"]),
-                None if tricks is None else tuple(tricks),
-                None if trump is None else Suit(trump),
-            )
+    entries = [
+        rules.RoundEntry(
+            tuple(record.bids),
+            None if record.tricks is None else tuple(record.tricks),
+            None if record.trump is None else Suit(record.trump),
         )
+        for record in document.rounds
+    ]
     try:
-        rules.score_game(variant, names, first_dealer, entries)
+        rules.score_game(variant, names, document.first_dealer, entries)
     except rules.RoundError as error:
         raise TransferError(
             _(
@@ -144,38 +171,27 @@ def game_from_json(raw: bytes) -> Game:
         ) from None
     except ValueError as error:
         raise TransferError(_("The file's game cannot be played: %(error)s", error=error)) from None
-    corrections = []
-    log = data.get("corrections") or []
-    if not isinstance(log, list):
+    if any(
+        change.round > len(entries) + 1 or (change.seat is not None and change.seat >= len(names))
+        for change in document.corrections
+    ):
         raise TransferError(_("The file's corrections log is not readable."))
-    for change in log:
-        if not (
-            isinstance(change, dict)
-            and type(change.get("round")) is int
-            and 1 <= change["round"] <= len(entries) + 1
-            and change.get("field") in CORRECTION_FIELDS
-            and (change.get("seat") is None or change.get("seat") in range(len(names)))
-            and _text(change.get("old"), VALUES_LENGTH)
-            and _text(change.get("new"), VALUES_LENGTH)
-        ):
-            raise TransferError(_("The file's corrections log is not readable."))
-        corrections.append(
-            Correction(
-                round_number=change["round"],
-                made_at=_when(change.get("at")),
-                field=change["field"],
-                seat=change.get("seat"),
-                old=change.get("old"),
-                new=change.get("new"),
-            )
-        )
-    created = _when(data["created_at"]) if "created_at" in data else utcnow()
     return Game(
         preset=preset,
         house_rules=rules.house_rules(variant, rules.PRESETS[preset]),
-        first_dealer=first_dealer,
-        created_at=created,
+        first_dealer=document.first_dealer,
+        **({"created_at": document.created_at} if document.created_at else {}),
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
         rounds=RoundRecord.from_entries(entries),
-        corrections=corrections,
+        corrections=[
+            Correction(
+                round_number=change.round,
+                made_at=change.at,
+                field=change.field,
+                seat=change.seat,
+                old=change.old,
+                new=change.new,
+            )
+            for change in document.corrections
+        ],
     )

@@ -26,7 +26,14 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, remember, require_scorer
+from scorekeeper.access import (
+    browser_id,
+    form_key,
+    is_scorer,
+    new_games_limit,
+    remember,
+    require_scorer,
+)
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.forms import ConfirmForm, RoundForm, SetupForm, options, round_form
 from scorekeeper.ascenseur.labels import (
@@ -43,7 +50,7 @@ from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players,
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Game, Player, RoundRecord
 from scorekeeper.network import network_addresses
-from scorekeeper.page_cache import cached_page
+from scorekeeper.page_cache import SHARE_MARK, cached_page, drawing_to_keep
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 
@@ -73,12 +80,14 @@ def choose() -> str:
 
 
 @bp.route("/new/<preset>", methods=["GET", "POST"])
+@new_games_limit
 def setup(preset: str) -> str | Response | tuple[str, int]:
     """Players, first dealer and house rules; the game's preview; then start it."""
     base = get_preset_or_404(preset)
     if request.method == "GET":
         rows = [""] * max(base.min_players, min(4, base.max_players))
         data = {**SetupForm.defaults(base), "players": rows, "nonce": secrets.token_hex(16)}
+        browser_id()  # the form's nonce is tied to this browser
         form = SetupForm(data=data)
         return render_setup(preset, base, form, preview(base, len(rows)))
     form = SetupForm()
@@ -111,7 +120,7 @@ def start_game(
     """Store the new game and go to its first round. The same form sent twice (a double tap,
     a retry) starts one game; sent again with other players or rules, it starts another."""
     table = (preset, rules.house_rules(variant, base), form.first_dealer.data, tuple(form.names()))
-    nonce = form.nonce.data or None
+    nonce = form_key(form.nonce.data)
     existing = game_started_by(nonce)
     if existing is not None:
         if (existing.preset, existing.house_rules, existing.first_dealer, existing.names) == table:
@@ -243,7 +252,7 @@ def render_play(
 
 
 @bp.get("/<game_id>")
-def play(game_id: str) -> str:
+def play(game_id: str) -> FlaskResponse | str:
     """The round being played: who deals, how many cards, bids then tricks; the standings."""
     version = stored_version(game_id)
     if version is None:
@@ -257,8 +266,8 @@ def play(game_id: str) -> str:
     if request.args:  # numbers handed back by "take back": this page is drawn for them alone
         return draw()
     scorer = is_scorer(game_id)
-    key = (game_id, version, scorer, str(get_locale()), str(get_timezone()), request.host_url)
-    return cached_page(key, draw)
+    key = (game_id, version, scorer, str(get_locale()), str(get_timezone()))
+    return cached_page(key, draw, share_base)
 
 
 def stored_version(game_id: str) -> int | None:
@@ -308,25 +317,27 @@ def qr_code(game_id: str, link: str) -> Response:
         svg, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, dark="#000", light="#fff"
     )
     response = FlaskResponse(svg.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "private, max-age=3600"
+    # The scorer link is a secret: no cache keeps it.
+    response.headers["Cache-Control"] = "no-store" if link == "scorer" else "private, max-age=86400"
     return response
 
 
-def share_links(game: Game) -> dict[str, str]:
-    """The game's two addresses, as another phone on the network would open them: opened on
-    the laptop itself (localhost), the page gives the laptop's address on the network."""
-    links = {
-        "viewer": url_for(".play", game_id=game.id, _external=True),
-        "scorer": url_for(
-            ".join_as_scorer", game_id=game.id, token=game.scorer_token, _external=True
-        ),
-    }
+def share_base() -> str:
+    """Where the share links start, as another phone on the network would open them: opened on
+    the laptop itself (localhost), the laptop's address on the network."""
     host = request.host.rsplit(":", 1)
     if host[0] in ("localhost", "127.0.0.1", "[::1]") and (addresses := network_addresses()):
-        here = request.host_url.rstrip("/")
-        there = f"{request.scheme}://{addresses[0]}" + (f":{host[1]}" if len(host) > 1 else "")
-        links = {name: link.replace(here, there, 1) for name, link in links.items()}
-    return links
+        return f"{request.scheme}://{addresses[0]}" + (f":{host[1]}" if len(host) > 1 else "")
+    return request.host_url.rstrip("/")
+
+
+def share_links(game: Game) -> dict[str, str]:
+    """The game's two addresses: to follow it, and to score it."""
+    base = SHARE_MARK if drawing_to_keep() else share_base()
+    return {
+        "viewer": base + url_for(".play", game_id=game.id),
+        "scorer": base + url_for(".join_as_scorer", game_id=game.id, token=game.scorer_token),
+    }
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

@@ -195,17 +195,17 @@ def valid_document(app: Flask, client: FlaskClient) -> dict:  # type: ignore[typ
         (lambda d: d.update(version=2), "of version 2; this Scorekeeper reads version 1"),
         (lambda d: d.update(format="something-else"), "not a Scorekeeper game"),
         (lambda d: d.update(preset="belote"), "does not know: belote"),
-        (lambda d: d.update(house_rules={"decks": 9}), "house rules are not valid"),
+        (lambda d: d.update(house_rules={"decks": 9}), "house_rules › decks: one of 1 or 2"),
         (lambda d: d.update(players=["Ana", "Ana", "Cy"]), "cannot be played"),
-        (lambda d: d.update(players=["x" * 40, "Bob", "Cy"]), "names of 1 to 24 characters"),
-        (lambda d: d.update(first_dealer="Ana"), "who dealt first"),
+        (lambda d: d.update(players=["x" * 40, "Bob", "Cy"]), "players › 1: at most 24 characters"),
+        (lambda d: d.update(first_dealer="Ana"), "first_dealer: a whole number is expected"),
         (lambda d: d["rounds"][0].update(bids=[1, 0, 0]), "Round 1: Ana deals and may not bid 1"),
         (lambda d: d["rounds"][3].update(tricks=[5, 0, 0]), "Round 4: Ana&#39;s tricks must be"),
         (lambda d: d["rounds"][2].update(tricks=[0, 0, 0]), "Round 3: The tricks add up to 0"),
-        (lambda d: d["rounds"][2].update(bids="lots"), "Round 3 of the file is not readable"),
+        (lambda d: d["rounds"][2].update(bids="lots"), "rounds › 3 › bids: a list is expected"),
         (lambda d: d["rounds"].append(dict(d["rounds"][0], number=30)), "more rounds than"),
         (lambda d: d["rounds"][0].update(tricks=None), "Round 1 has no tricks, but later"),
-        (lambda d: d.update(corrections=[{"round": 1, "field": "drop table"}]), "corrections log"),
+        (lambda d: d.update(corrections=[{"round": 1, "field": "drop table"}]), "corrections › 1"),
     ],
 )
 def test_a_spoiled_game_file_is_refused_with_its_reason(
@@ -298,8 +298,8 @@ def test_every_preset_has_its_sheet_its_csv_and_its_file(
     ("spoil", "message"),
     [
         (lambda d: d.update(players=["Ana", "ana ", "Cy"]), "cannot be played"),
-        (lambda d: d.update(players=["Ana", "B\x00b", "Cy"]), "names of 1 to 24"),
-        (lambda d: d.update(corrections=5), "corrections log"),
+        (lambda d: d.update(players=["Ana", "B\x00b", "Cy"]), "players › 2: letters, digits"),
+        (lambda d: d.update(corrections=5), "corrections: a list is expected"),
         (
             lambda d: d.update(
                 corrections=[
@@ -312,7 +312,7 @@ def test_every_preset_has_its_sheet_its_csv_and_its_file(
                     }
                 ]
             ),
-            "corrections log",
+            "corrections › 1 › round: the number must be at most 1001",
         ),
     ],
 )

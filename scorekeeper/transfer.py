@@ -1,0 +1,145 @@
+"""Game files: the envelope every exported game shares, and reading a file through a declared
+schema (pydantic), with a message that names the field at fault in the reader's language."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, TypeVar
+
+from flask_babel import gettext as _
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, ValidationError
+
+FORMAT = "scorekeeper-game"
+VERSION = 1
+EARLIEST = datetime(2000, 1, 1)
+LATEST = datetime(2100, 1, 1)
+"""Dates a game file may hold: any real game's, and none that a time zone cannot shift."""
+
+
+class TransferError(ValueError):
+    """A file that cannot become a game; the message says why, for the page."""
+
+
+class Schema(BaseModel):
+    """A part of a game file: exactly these fields, each of exactly its type (no "1" for 1)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+def _printable(text: str) -> str:
+    if not text.isprintable():
+        raise ValueError("control character")
+    return text
+
+
+def _in_range(when: datetime) -> datetime:
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    if not EARLIEST <= when < LATEST:
+        raise ValueError("date out of range")
+    return when
+
+
+def Text(longest: int, *, shortest: int = 0) -> Any:
+    """Text of at most ``longest`` characters, without control characters (no NUL byte)."""
+    return Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, min_length=shortest, max_length=longest),
+        AfterValidator(_printable),
+    ]
+
+
+When = Annotated[datetime, AfterValidator(_in_range)]
+"""A moment of a game, stored as UTC without a zone."""
+
+
+T = TypeVar("T", bound=Schema)
+
+
+class Envelope(BaseModel):
+    """What every game file starts with, read before its family's schema."""
+
+    model_config = ConfigDict(extra="allow")
+    format: Any = None
+    version: Any = None
+    family: Any = None
+
+
+def read_envelope(raw: bytes) -> Envelope:
+    """The file's envelope, or :class:`TransferError` if it is not a game file of ours."""
+    try:
+        envelope = Envelope.model_validate_json(raw)
+    except ValidationError as error:
+        raise TransferError(file_problem(error)) from None
+    if envelope.format != FORMAT:
+        raise TransferError(_("This file is not a Scorekeeper game."))
+    if envelope.version != VERSION:
+        raise TransferError(
+            _(
+                "This game file is of version %(version)s; "
+                "this Scorekeeper reads version %(ours)d.",
+                version=str(envelope.version)[:20],
+                ours=VERSION,
+            )
+        )
+    return envelope
+
+
+def read_schema(schema: type[T], raw: bytes) -> T:
+    """The file read through ``schema``, or :class:`TransferError` naming the field at fault."""
+    try:
+        return schema.model_validate_json(raw)
+    except ValidationError as error:
+        raise TransferError(file_problem(error)) from None
+
+
+def file_problem(error: ValidationError) -> str:
+    """The first problem of a file, in words: where in the file, and what is expected."""
+    problem = error.errors(include_url=False)[0]
+    kind, context = problem["type"], problem.get("ctx") or {}
+    if kind == "json_invalid":
+        return _("This file is not a Scorekeeper game: it is not JSON, or it was cut short.")
+    if kind == "model_type" and not problem["loc"]:
+        return _("This file is not a Scorekeeper game.")
+    where = " › ".join(str(part + 1 if isinstance(part, int) else part) for part in problem["loc"])
+    return _("In the file, %(field)s: %(problem)s", field=where, problem=expected(kind, context))
+
+
+def expected(kind: str, context: dict[str, Any]) -> str:
+    """What a value of the file should have been, for a pydantic error type."""
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return _("a whole number is expected.")
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = next(iter(context.values()), "")
+        if kind.startswith("greater"):
+            return _("the number must be at least %(bound)s.", bound=bound)
+        return _("the number must be at most %(bound)s.", bound=bound)
+    if kind in ("string_type", "str_type"):
+        return _("text is expected.")
+    if kind == "string_too_short":
+        return _("this must not be empty.")
+    if kind == "string_too_long":
+        return _("at most %(most)s characters.", most=context.get("max_length", ""))
+    if kind in ("list_type", "tuple_type"):
+        return _("a list is expected.")
+    if kind == "too_long":
+        return _("the list is too long.")
+    if kind == "too_short":
+        return _("the list is too short.")
+    if kind in ("bool_type", "bool_parsing"):
+        return _("true or false is expected.")
+    if kind in ("literal_error", "enum"):
+        return _("one of %(choices)s is expected.", choices=context.get("expected", ""))
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return _("a group of named values is expected.")
+    if kind == "missing":
+        return _("this is missing.")
+    if kind == "extra_forbidden":
+        return _("Scorekeeper does not know this field.")
+    if kind.startswith(("datetime", "date")):
+        return _("a date and time (2026-11-23T20:30:00) is expected.")
+    if kind == "value_error" and "date out of range" in str(context.get("error", "")):
+        return _("the date must be between 2000 and 2099.")
+    if kind == "value_error" and "control character" in str(context.get("error", "")):
+        return _("letters, digits and signs only: no control characters.")
+    return _("this value cannot be read.")

@@ -1,0 +1,65 @@
+"""A hostile client against the real server: a chunked body whose chunk-size line never ends is
+cut off, and the server keeps answering everyone else meanwhile."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import Server, start_server, stop
+
+MEGABYTE = 1024 * 1024
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    database = tmp_path / "served.sqlite"
+    started = start_server(f"sqlite:///{database}", database)
+    yield started
+    stop(started)
+
+
+def endless_chunk_size_line(url: str, most: int, answer: list[bytes]) -> None:
+    """Send a chunked POST whose first chunk-size line goes on and on; keep what comes back."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(
+            b"POST /ascenseur/import HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+            b"Content-Type: application/json\r\n\r\n"
+        )
+        sent = 0
+        try:
+            while sent < most:
+                connection.sendall(b"1" * 65536)
+                sent += 65536
+        except OSError:  # the server stopped reading and closed the connection
+            pass
+        connection.settimeout(10)
+        try:
+            answer.append(connection.recv(4096))
+        except OSError:
+            answer.append(b"")
+        answer.append(str(sent).encode())
+
+
+def test_an_endless_chunk_size_line_is_cut_off_and_others_are_served(server: Server) -> None:
+    answer: list[bytes] = []
+    attack = threading.Thread(
+        target=endless_chunk_size_line, args=(server.url, 64 * MEGABYTE, answer)
+    )
+    attack.start()
+    time.sleep(0.2)
+    for _ in range(5):  # the home page answers while the attack goes on
+        with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+            assert response.status == 200
+    attack.join(60)
+    assert not attack.is_alive()
+    first, sent = answer
+    assert first.startswith(b"HTTP/1.1 413"), first[:200]
+    assert int(sent) < 8 * MEGABYTE  # refused after about the app's own limit, not 1 GB
