@@ -1,7 +1,69 @@
 // Comfort only: every page works without this file, and it never holds the game's data.
 "use strict";
 
+// A row's own message, and the list of what is wrong at the top of the form.
+function setRowError(row, message) {
+  row.classList.toggle("invalid", Boolean(message));
+  const box = row.querySelector(".row-errors");
+  if (!box) return;
+  box.replaceChildren();
+  if (message) {
+    const line = document.createElement("p");
+    line.className = "error";
+    line.textContent = message;
+    box.appendChild(line);
+  }
+}
+
+function showSummary(form, problems) {
+  let summary = form.querySelector(".error-summary");
+  if (!problems.length) {
+    if (summary) summary.remove();
+    return;
+  }
+  if (!summary) {
+    summary = document.createElement("div");
+    summary.className = "error-summary";
+    summary.setAttribute("role", "alert");
+    form.querySelector("h2").after(summary);
+  }
+  const list = document.createElement("ul");
+  problems.forEach(({ row, message }) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#${row.id}`;
+    link.textContent = message;
+    item.appendChild(link);
+    list.appendChild(item);
+  });
+  summary.replaceChildren(list);
+}
+
+// Before sending: every row has its number, and none is refused; else the page says which
+// rows and why (never the browser's own bubble), and shows the first of them.
+function checkBeforeSending(form, rows, rowProblem) {
+  form.addEventListener("submit", (event) => {
+    const problems = rows
+      .map((row) => ({ row, message: rowProblem(row) }))
+      .filter(({ message }) => message);
+    rows.forEach((row) => setRowError(row, (problems.find((p) => p.row === row) || {}).message));
+    showSummary(form, problems);
+    if (problems.length) {
+      event.preventDefault();
+      problems[0].row.scrollIntoView({ block: "center" });
+    }
+  });
+}
+
+const chosenNumber = (row) => {
+  const input = row.querySelector("input:checked");
+  return input ? Number(input.value) : null;
+};
+const missingText = (form, row) => form.dataset.missingText.replace("{name}", row.dataset.name);
+
 // Bids: highlight who bids next; once the others have bid, grey out the dealer's forbidden bid.
+// A bid the dealer tapped early that has since become the forbidden one stays, marked, with
+// the reason, until the dealer chooses another.
 function enhanceBids(form) {
   const cards = Number(form.dataset.cards);
   const hook = form.dataset.hook === "true";
@@ -10,38 +72,60 @@ function enhanceBids(form) {
   const note = dealerRow && dealerRow.querySelector(".forbidden");
   const trickRows = rows.filter((row) => row.hasAttribute("data-tricks"));
   const bidRows = rows.filter((row) => !row.hasAttribute("data-tricks"));
+  let forbidden = null;
 
-  const chosen = (row) => {
-    const input = row.querySelector("input:checked");
-    return input ? Number(input.value) : null;
-  };
+  const forbiddenChosen = () =>
+    dealerRow && forbidden !== null && chosenNumber(dealerRow) === forbidden;
 
-  function refresh() {
-    const next = bidRows.find((row) => chosen(row) === null);
+  function refresh(event) {
+    const next = bidRows.find((row) => chosenNumber(row) === null);
     bidRows.forEach((row) => row.classList.toggle("next", row === next));
-    if (!hook || !dealerRow) return;
-    const earlier = bidRows.filter((row) => row !== dealerRow).map(chosen);
-    const known = earlier.every((bid) => bid !== null);
-    const forbidden = known ? cards - earlier.reduce((sum, bid) => sum + bid, 0) : null;
-    dealerRow.querySelectorAll("input").forEach((input) => {
-      input.disabled = forbidden !== null && forbidden >= 0 && Number(input.value) === forbidden;
-      if (input.disabled && input.checked) input.checked = false;
+    const tapped = event && event.target.closest("fieldset.numbers");
+    if (tapped && chosenNumber(tapped) !== null && tapped !== dealerRow) setRowError(tapped, "");
+    form.querySelectorAll("[data-bid-of]").forEach((tag) => {
+      const row = bidRows.find((bidRow) => bidRow.dataset.seat === tag.dataset.bidOf);
+      const bid = row ? chosenNumber(row) : null;
+      tag.textContent = tag.dataset.text.replace("{bid}", bid === null ? "–" : bid);
     });
-    if (note && forbidden !== null) {
-      note.textContent = forbidden >= 0
+    if (!hook || !dealerRow) return;
+    const earlier = bidRows.filter((row) => row !== dealerRow).map(chosenNumber);
+    const known = earlier.every((bid) => bid !== null);
+    const rest = known ? cards - earlier.reduce((sum, bid) => sum + bid, 0) : -1;
+    forbidden = rest >= 0 ? rest : null;
+    dealerRow.querySelectorAll("input").forEach((input) => {
+      input.disabled = forbidden !== null && Number(input.value) === forbidden && !input.checked;
+    });
+    if (note) {
+      note.textContent = forbidden !== null
         ? form.dataset.forbiddenText.replace("{bid}", forbidden)
         : "";
+    }
+    if (forbiddenChosen()) {
+      setRowError(dealerRow, form.dataset.forbiddenChosenText.replace("{bid}", forbidden));
+    } else if (chosenNumber(dealerRow) !== null) {
+      setRowError(dealerRow, "");
     }
   }
 
   form.addEventListener("change", refresh);
   refresh();
-  if (trickRows.length) enhanceTricks(form, trickRows);
+  checkBeforeSending(form, rows, (row) => {
+    if (chosenNumber(row) === null) {
+      return row.hasAttribute("data-tricks")
+        ? form.dataset.missingTricksText.replace("{name}", row.dataset.name)
+        : missingText(form, row);
+    }
+    if (row === dealerRow && forbiddenChosen()) {
+      return form.dataset.forbiddenChosenText.replace("{bid}", forbidden);
+    }
+    return "";
+  });
+  if (trickRows.length) enhanceTricks(form, trickRows, false);
 }
 
 // Tricks: count them as they are entered, and fill in what follows from the others: the last
 // player's count, or zero for everyone left once all the tricks are accounted for.
-function enhanceTricks(form, rows) {
+function enhanceTricks(form, rows, checks = true) {
   const cards = Number(form.dataset.cards);
   const counter = form.querySelector(".count");
   let filled = []; // rows filled in here, not by a tap
@@ -61,6 +145,7 @@ function enhanceTricks(form, rows) {
 
   function refresh(event) {
     const tapped = event && event.target.closest("fieldset.numbers");
+    if (checks && tapped) setRowError(tapped, "");
     filled.filter((row) => row !== tapped).forEach((row) => {
       row.querySelectorAll("input").forEach((input) => { input.checked = false; });
     });
@@ -79,6 +164,9 @@ function enhanceTricks(form, rows) {
 
   form.addEventListener("change", refresh);
   refresh();
+  if (checks) {
+    checkBeforeSending(form, rows, (row) => (chosen(row) === null ? missingText(form, row) : ""));
+  }
 }
 
 // New game: name the first-dealer choices as names are typed; redraw the preview as the form

@@ -60,6 +60,20 @@ def print_sheet(page: Page, app: Flask, base: str, players: int, tmp_path: Path)
     return info.stdout, words.stdout
 
 
+def printed_extent(pdf: Path) -> tuple[float, float]:
+    """How far down the page something is printed, and the smallest type used for a figure
+    of the table (points)."""
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    words = re.findall(
+        r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', bbox
+    )
+    lowest = max(float(bottom) for _top, bottom, _text in words)
+    figures = [float(bottom) - float(top) for top, bottom, text in words if text.isdigit()]
+    return lowest, min(figures)
+
+
 def pages(info: str) -> int:
     match = re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE)
     assert match
@@ -88,6 +102,9 @@ def test_six_players_print_on_one_a4_portrait_page(
     assert "Ascenseur à charge" in words and "François" in words
     assert "Scorekeeper" not in words.split("Ascenseur à charge")[0]  # no navigation on paper
     (ARTIFACTS / "print-pages.txt").write_text(f"6 players: {pages(info)} page(s), portrait\n")
+    lowest, smallest = printed_extent(tmp_path / "sheet-6.pdf")
+    assert lowest > 0.85 * height  # the sheet and its chart fill the page
+    assert smallest >= 6.5  # the figures at 6 pt at least (their box is taller than the type)
 
 
 def test_two_players_and_their_longest_schedule_print_on_one_page(
