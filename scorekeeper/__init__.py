@@ -27,10 +27,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
-        # The longest a browser keeps a cookie; each visit starts the time again.
+        # The longest a browser keeps a cookie; it starts again whenever the cookie changes (a
+        # game opened). The cookie is not sent again with every answer: a poll that set out
+        # before a scorer link was opened must not put the older cookie back.
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        SESSION_REFRESH_EACH_REQUEST=False,
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
-        MAX_CONTENT_LENGTH=256 * 1024,
+        MAX_CONTENT_LENGTH=3 * 1024 * 1024,  # a game file with a long log of corrections
         # A private server (the family's own) lists every game and lets every phone score;
         # a public or club server shows each browser only its own games.
         PRIVATE_SERVER=False,

@@ -5,10 +5,11 @@ game, and the address bar moves on to the plain game address, so the token never
 page a viewer sees. On a private server (the family's laptop), every phone in the house may
 score every game.
 
-A browser is known by a random id in its signed session cookie. Every game it opened or scores
-is kept in the database under that id, for as long as the game is: a club's director keeps a
-season's sessions, a family years of games. The cookie also carries the most recent ones, so
-that the common case costs no query.
+A browser is known by a random id in its signed session cookie. Every game it scores is kept in
+the database under that id, for as long as the game is: a club's director keeps a season's
+sessions, a family years of games. The cookie carries the most recent games it scores or only
+looked at, so that the common case costs no query, and a browser that sends no cookie (a
+crawler, a link preview) writes nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ import hmac
 import secrets
 
 from flask import Flask, abort, current_app, request, session
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql import Select
 
 from scorekeeper.extensions import db, limiter
 from scorekeeper.models import BrowserGame, Game
@@ -41,48 +41,46 @@ def browser_id() -> str:
     known = session.get(BROWSER)
     if isinstance(known, str):
         return known
-    session.permanent = True  # a phone keeps its games when the browser is closed
     session[BROWSER] = known = secrets.token_urlsafe(16)
     keep_older_cookie(known)
     return known
 
 
 def keep_older_cookie(browser: str) -> None:
-    """A cookie from before browsers had ids: its games go to the database under the new id."""
-    scorer_of = set(session.get(SCORER_OF, []))
-    opened = [*session.get(OPENED, []), *scorer_of]
-    if not opened:
+    """A cookie from before browsers had ids: the games it scores go to the database."""
+    scorer_of = session.get(SCORER_OF, [])
+    if not scorer_of:
         return
-    existing = db.session.execute(select(Game.id).where(Game.id.in_(opened))).scalars()
+    existing = db.session.execute(select(Game.id).where(Game.id.in_(scorer_of))).scalars()
     for game_id in set(existing):
-        db.session.add(BrowserGame(browser=browser, game_id=game_id, scorer=game_id in scorer_of))
+        db.session.add(BrowserGame(browser=browser, game_id=game_id))
     db.session.commit()
 
 
-def is_scorer(game_id: str) -> bool:
+def is_scorer(game_id: str, *, sure: bool = False) -> bool:
+    """Whether this browser scores the game. The cookie answers when it holds the game, or when
+    it holds every game the browser scores; the database, when the cookie's list is full, or
+    when ``sure`` (before a change is made)."""
     if private_server():
         return True
     recent = session.get(SCORER_OF, [])
     if game_id in recent:
         return True
-    if len(recent) < RECENT or not isinstance(session.get(BROWSER), str):
-        return False  # the cookie holds every game this browser scores
-    return bool(
-        db.session.execute(
-            select(BrowserGame.scorer).where(
-                BrowserGame.browser == session[BROWSER], BrowserGame.game_id == game_id
-            )
-        ).scalar()
-    )
+    browser = session.get(BROWSER)
+    if not isinstance(browser, str) or (len(recent) < RECENT and not sure):
+        return False
+    row = db.session.get(BrowserGame, (browser, game_id))
+    return row is not None
 
 
 def require_scorer(game_id: str) -> None:
-    if not is_scorer(game_id):
+    if not is_scorer(game_id, sure=True):
         abort(403)
 
 
 def _note_recent(key: str, game_id: str) -> bool:
     """Put the game first in the cookie's list; True if it was not in it."""
+    session.permanent = True  # a phone keeps its games when the browser is closed
     known = session.get(key, [])
     if known[:1] != [game_id]:  # the cookie is rewritten only when the list changes
         session[key] = [game_id, *(other for other in known if other != game_id)][:RECENT]
@@ -90,38 +88,36 @@ def _note_recent(key: str, game_id: str) -> bool:
 
 
 def remember(game_id: str, *, scorer: bool = False) -> None:
-    """Note that this browser opened the game (and may score it)."""
-    browser = browser_id()
-    new = _note_recent(OPENED, game_id)
-    if scorer:
-        new = _note_recent(SCORER_OF, game_id) or new
-    if not new:
+    """Note that this browser opened the game, or that it scores it."""
+    _note_recent(OPENED, game_id)
+    if not scorer or not _note_recent(SCORER_OF, game_id):
         return
-    row = db.session.get(BrowserGame, (browser, game_id))
-    if row is None:
-        db.session.add(BrowserGame(browser=browser, game_id=game_id, scorer=scorer))
-    elif scorer:
-        row.scorer = True
-    try:
-        db.session.commit()
-    except IntegrityError:  # the same browser, the same game, two requests at once
-        db.session.rollback()
+    browser = browser_id()
+    if db.session.get(BrowserGame, (browser, game_id)) is None:
+        db.session.add(BrowserGame(browser=browser, game_id=game_id))
+        try:
+            db.session.commit()
+        except IntegrityError:  # the same browser, the same game, two requests at once
+            db.session.rollback()
 
 
-def starts_no_game() -> bool:
-    """A request the limit on new games leaves alone: on a private server, or one that only
-    redraws the new-game form (adding a player, the preview)."""
-    return private_server() or request.form.get("action", "start") != "start"
+def new_games() -> str:
+    return str(current_app.config["NEW_GAMES_LIMIT"])
 
 
+def redraws_the_form() -> bool:
+    """A new-game form sent to add a player or to preview: it starts no game."""
+    return private_server() or request.form.get("action") != "start"
+
+
+# Starting and importing games, counted together per client: a public server is not a machine
+# for making games by the thousand.
 new_games_limit = limiter.shared_limit(
-    lambda: str(current_app.config["NEW_GAMES_LIMIT"]),
-    scope="new-games",
-    methods=["POST"],
-    exempt_when=starts_no_game,
+    new_games, scope="new-games", methods=["POST"], exempt_when=redraws_the_form
 )
-"""Starting and importing games, counted together per client: a public server is not a
-machine for making games by the thousand."""
+imports_limit = limiter.shared_limit(
+    new_games, scope="new-games", methods=["POST"], exempt_when=private_server
+)
 
 
 def form_key(nonce: str | None) -> str | None:
@@ -145,6 +141,7 @@ def init_app(app: Flask) -> None:
     app.before_request(adopt_older_cookie)
 
 
-def opened_games() -> Select[tuple[str]]:
-    """The ids of every game this browser opened, as a query."""
-    return select(BrowserGame.game_id).where(BrowserGame.browser == session.get(BROWSER, ""))
+def opened_games() -> ColumnElement[bool]:
+    """Which games this browser opened: those it scores, and those its cookie remembers."""
+    scored = select(BrowserGame.game_id).where(BrowserGame.browser == session.get(BROWSER, ""))
+    return or_(Game.id.in_(scored), Game.id.in_(session.get(OPENED, [])))

@@ -31,8 +31,6 @@ class Asset:
     mimetype: str
     gzipped: bytes | None
     """The file compressed, for the text files."""
-    data_url: str
-    """The file itself as an address, for a page to carry it (the icon)."""
 
 
 def read_assets(folder: Path) -> dict[str, Asset]:
@@ -48,7 +46,6 @@ def read_assets(folder: Path) -> dict[str, Asset]:
             version=hashlib.sha256(content).hexdigest()[:12],
             mimetype=mimetype,
             gzipped=gzip.compress(content, 9, mtime=0) if compressible else None,
-            data_url=f"data:{mimetype};base64,{base64.b64encode(content).decode()}",
         )
     return assets
 
@@ -88,7 +85,8 @@ def static_file(filename: str) -> Response:
 def data_url(filename: str) -> str:
     """The file as a ``data:`` address: the icon comes with the page, with no request of its
     own (a browser asks for the icon again on every reload)."""
-    return str(current_app.extensions["assets"][filename].data_url)
+    asset: Asset = current_app.extensions["assets"][filename]
+    return f"data:{asset.mimetype};base64,{base64.b64encode(asset.content).decode()}"
 
 
 def init_app(app: Flask) -> None:

@@ -32,7 +32,7 @@ LAST_BLOCK = bytes([1, 0, 0, 0xFF, 0xFF])  # an empty stored block marked final
 
 
 def accepts_gzip() -> bool:
-    return "gzip" in request.accept_encodings
+    return request.accept_encodings["gzip"] > 0  # "gzip;q=0" refuses it; "*" accepts it
 
 
 def deflate_part(data: bytes) -> bytes:
@@ -76,7 +76,6 @@ def compress_response(response: Response) -> Response:
         response.vary.add("Accept-Encoding")
     if (
         response.status_code != 200
-        or response.direct_passthrough
         or "Content-Encoding" in response.headers
         or response.mimetype not in COMPRESSIBLE
         or not accepts_gzip()

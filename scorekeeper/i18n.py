@@ -48,7 +48,8 @@ def select_locale() -> str:
 def switch(code: str) -> Response:
     """Remember the language chosen in the footer, and go back to the page it was chosen on."""
     back = request.args.get("next", "/")
-    if urlsplit(back).netloc or not back.startswith("/") or back.startswith("//"):
+    # A browser reads "/\evil.example" as "//evil.example": only a path of this site.
+    if "\\" in back or urlsplit(back).netloc or not back.startswith("/") or back.startswith("//"):
         back = "/"
     response = redirect(back)
     if code in LANGUAGES:

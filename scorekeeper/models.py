@@ -133,7 +133,7 @@ class RoundRecord(db.Model):
 
 
 class BrowserGame(db.Model):
-    """A game a browser opened, and whether it scores it (see :mod:`scorekeeper.access`)."""
+    """A game a browser scores (see :mod:`scorekeeper.access`)."""
 
     __tablename__ = "browser_game"
 
@@ -141,7 +141,6 @@ class BrowserGame(db.Model):
     game_id: Mapped[str] = mapped_column(
         ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
     )
-    scorer: Mapped[bool] = mapped_column(default=False)
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -34,7 +34,10 @@ def _printable(text: str) -> str:
 
 def _in_range(when: datetime) -> datetime:
     if when.tzinfo is not None:
-        when = when.astimezone(UTC).replace(tzinfo=None)
+        try:
+            when = when.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # year 1 or 9999, shifted out of the calendar
+            raise ValueError("date out of range") from None
     if not EARLIEST <= when < LATEST:
         raise ValueError("date out of range")
     return when

@@ -59,7 +59,8 @@ const chosenNumber = (row) => {
   const input = row.querySelector("input:checked");
   return input ? Number(input.value) : null;
 };
-const missingText = (form, row) => form.dataset.missingText.replace("{name}", row.dataset.name);
+// A function as the replacement: a "$" in a player's name is not a pattern.
+const missingText = (form, row) => form.dataset.missingText.replace("{name}", () => row.dataset.name);
 
 // Bids: highlight who bids next; once the others have bid, grey out the dealer's forbidden bid.
 // A bid the dealer tapped early that has since become the forbidden one stays, marked, with
@@ -112,7 +113,7 @@ function enhanceBids(form) {
   checkBeforeSending(form, rows, (row) => {
     if (chosenNumber(row) === null) {
       return row.hasAttribute("data-tricks")
-        ? form.dataset.missingTricksText.replace("{name}", row.dataset.name)
+        ? form.dataset.missingTricksText.replace("{name}", () => row.dataset.name)
         : missingText(form, row);
     }
     if (row === dealerRow && forbiddenChosen()) {

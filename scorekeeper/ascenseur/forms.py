@@ -197,7 +197,8 @@ class ConfirmForm(FlaskForm):
 class ImportForm(FlaskForm):
     """A game file exported from Scorekeeper."""
 
-    MAX_BYTES = 200_000
+    MAX_BYTES = 2_000_000
+    """Room for a game's longest log of corrections (10,000 lines)."""
 
     nonce = HiddenField(validators=[Length(max=32)])
     file = FileField(

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.access import browser_id, form_key, new_games_limit, remember
+from scorekeeper.access import browser_id, form_key, imports_limit, remember
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.chart import chart
 from scorekeeper.ascenseur.forms import ImportForm
@@ -98,6 +98,17 @@ def print_chunks(players: int) -> list[list[int]]:
     return [list(range(start, min(start + size, players))) for start in range(0, players, size)]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: str) -> str:
+    """A cell of a player's name that a spreadsheet will not run as a formula (OWASP, CSV
+    injection): a name such as "=HYPERLINK(...)" is written behind a quote."""
+    if cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
     """The sheet as rows of cells, for CSV: a header, one row per round entered, the totals."""
     lost = scored.variant.scoring.penalties_only
@@ -108,11 +119,12 @@ def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
             if lost
             else (_("bid"), _("tricks"), "+", "−", _("total"))
         )
-        header += [f"{name} {column}" for column in columns]
+        header += [inert(f"{name} {column}") for column in columns]
     rows = [header]
     for row in scored.rounds:
         trump = row.trump.value if row.trump else ("" if row.plan.trump_turned else "-")
-        cells: list[Any] = [row.plan.number, row.plan.cards, game.names[row.plan.dealer], trump]
+        dealer = inert(game.names[row.plan.dealer])
+        cells: list[Any] = [row.plan.number, row.plan.cards, dealer, trump]
         for result in row.results:
             cells += [result.bid, "" if result.tricks is None else result.tricks]
             if lost:
@@ -137,25 +149,12 @@ def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
     return [*rows, totals, places]
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def inert(cell: Any) -> Any:
-    """A text cell a spreadsheet will not run as a formula (OWASP, CSV injection): a name
-    such as "=HYPERLINK(...)" is written behind a quote. Numbers stay numbers."""
-    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
-        return "'" + cell
-    return cell
-
-
 @bp.get("/<game_id>/sheet.csv")
 def sheet_csv(game_id: str) -> Response:
     """The score sheet as a CSV file, for a spreadsheet."""
     game = get_game_or_404(game_id)
     out = io.StringIO()
-    csv.writer(out).writerows(
-        [inert(cell) for cell in row] for row in sheet_rows(game, game.sheet())
-    )
+    csv.writer(out).writerows(sheet_rows(game, game.sheet()))
     return Response(
         out.getvalue(),
         mimetype="text/csv",
@@ -179,7 +178,7 @@ def file_stem(game: Game) -> str:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-@new_games_limit
+@imports_limit
 def import_game() -> str | BaseResponse | tuple[str, int]:
     """Start a new game from a JSON file exported by Scorekeeper."""
     form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page

@@ -28,7 +28,7 @@ MAX_SEATS = 26
 Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
 Cards = Annotated[int, Field(ge=1, le=52)]
 Count = Annotated[int, Field(ge=0, le=2 * 52)]
-Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1)]
 SuitLetter = Literal["C", "D", "H", "S"]
 
 

@@ -21,6 +21,7 @@ from flask import (
 )
 from flask_babel import format_time, get_locale, get_timezone
 from flask_babel import gettext as _
+from markupsafe import escape
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
@@ -267,7 +268,7 @@ def play(game_id: str) -> FlaskResponse | str:
         return draw()
     scorer = is_scorer(game_id)
     key = (game_id, version, scorer, str(get_locale()), str(get_timezone()))
-    return cached_page(key, draw, share_base)
+    return cached_page(key, draw, lambda: str(escape(share_base())))
 
 
 def stored_version(game_id: str) -> int | None:
@@ -333,7 +334,7 @@ def share_base() -> str:
 
 def share_links(game: Game) -> dict[str, str]:
     """The game's two addresses: to follow it, and to score it."""
-    base = SHARE_MARK if drawing_to_keep() else share_base()
+    base = SHARE_MARK if drawing_to_keep() else str(escape(share_base()))
     return {
         "viewer": base + url_for(".play", game_id=game.id),
         "scorer": base + url_for(".join_as_scorer", game_id=game.id, token=game.scorer_token),

@@ -14,7 +14,7 @@ def home() -> str:
     """The games in progress, to resume, and the finished ones."""
     newest_first = db.select(Game).order_by(Game.updated_at.desc()).limit(100)
     if not private_server():  # a club or public server: only this browser's own games
-        newest_first = newest_first.where(Game.id.in_(opened_games()))
+        newest_first = newest_first.where(opened_games())
     games = db.session.execute(newest_first).scalars()
     sheets = []
     for game in games:

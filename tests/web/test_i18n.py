@@ -165,3 +165,11 @@ def test_an_error_page_that_cannot_be_drawn_still_answers(
     response = client.get("/no-such-page")
     assert response.status_code == 404
     assert "Error 404" in text(response) and "Retour aux parties" in text(response)
+
+
+@pytest.mark.parametrize(
+    "back", ["//evil.example/", "/\\evil.example/", "/\\/evil.example", "https://evil.example/"]
+)
+def test_the_language_switch_goes_back_only_to_this_site(client: FlaskClient, back: str) -> None:
+    response = client.get("/language/fr", query_string={"next": back})
+    assert response.status_code == 302 and response.headers["Location"] == "/"

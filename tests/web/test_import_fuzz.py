@@ -48,6 +48,8 @@ CRAFTED = [
     "0001-01-01T00:00:00",
     "9999-12-31T23:59:59",
     "2026-11-23T20:30:00+14:00",
+    "0001-01-01T00:00:00+01:00",
+    "9999-12-31T23:59:59-01:00",
     "2026-11-23",
     "not a date",
     "C",
@@ -79,6 +81,8 @@ ISSUE_CASES = [
     ("house_rules", {"scoring": {"made_base": 10**4000}}),
     ("created_at", "0001-01-01T00:00:00"),
     ("created_at", "9999-12-31T23:59:59"),
+    ("created_at", "0001-01-01T00:00:00+01:00"),
+    ("created_at", "9999-12-31T23:59:59-01:00"),
     ("players", ["Ana", "B\x00b", "Cy"]),
 ]
 
@@ -220,3 +224,25 @@ def test_a_nul_byte_in_a_forms_nonce_is_harmless(app: Flask, client: FlaskClient
 def db_games(app: Flask) -> int:
     with app.app_context():
         return db.session.scalar(db.select(db.func.count(Game.id))) or 0
+
+
+def test_a_game_with_a_long_log_of_corrections_exports_and_imports_again(
+    app: Flask, client: FlaskClient
+) -> None:
+    document = a_game_file(app, client)
+    document["corrections"] = [
+        {
+            "round": 1 + n % 5,
+            "at": "2026-11-23T20:30:00",
+            "field": "bid",
+            "seat": n % 3,
+            "old": str(n % 2),
+            "new": str(1 - n % 2),
+        }
+        for n in range(2_000)
+    ]
+    first = import_raw(client, json.dumps(document, indent=2).encode())
+    assert first.status_code == 302, text(first)
+    exported = client.get(f"{first.headers['Location']}/game.json").get_data()
+    assert len(exported) > 200_000
+    assert import_raw(client, exported).status_code == 302

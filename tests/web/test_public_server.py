@@ -55,7 +55,20 @@ def test_a_cookie_from_before_browser_ids_keeps_its_games(app: Flask, client: Fl
     client.get("/")  # the first visit since: the cookie's games go to the database
     with app.app_context():
         rows = db.session.execute(db.select(BrowserGame)).scalars().all()
-        assert [(row.game_id, row.scorer) for row in rows] == [(game_id, True)]
+        assert [row.game_id for row in rows] == [game_id]
+
+
+def test_browsers_that_only_look_write_nothing_to_the_database(game: Table, app: Flask) -> None:
+    with app.app_context():
+        before = db.session.scalar(db.select(db.func.count()).select_from(BrowserGame))
+    for _visit in range(5):  # crawlers, link previews: no cookie comes back
+        assert app.test_client(use_cookies=False).get(game.game_url).status_code == 200
+    viewer = app.test_client()
+    viewer.get(game.game_url)
+    assert "Anne, Bruno, Chloé, Denis" in text(viewer.get("/"))  # its cookie remembers it
+    with app.app_context():
+        after = db.session.scalar(db.select(db.func.count()).select_from(BrowserGame))
+    assert after == before
 
 
 def test_another_browser_sending_a_forms_nonce_gets_a_game_of_its_own(
@@ -94,6 +107,12 @@ def test_new_games_are_limited_per_client_on_a_public_server(
         content_type="multipart/form-data",
     )
     assert imported.status_code == 429  # importing counts with starting
+    imported = client.post(
+        "/ascenseur/import",
+        data={"csrf_token": token, "action": "add", "file": (io.BytesIO(b"{}"), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 429  # no field of the form lifts the limit
     assert games_count(app) == 3
     other = app.test_client()
     other_table = Table(other)
@@ -124,7 +143,7 @@ def stored(app: Flask, names: tuple[str, ...], days_ago: int, *, played: bool) -
         )
         db.session.add(game)
         db.session.flush()
-        db.session.add(BrowserGame(browser="b", game_id=game.id, scorer=True))
+        db.session.add(BrowserGame(browser="b", game_id=game.id))
         db.session.commit()
         return game.id
 
@@ -197,6 +216,15 @@ def test_pages_are_kept_in_no_cache_and_https_is_remembered(game: Table, app: Fl
 
 
 # --- Compression and the app's own files -------------------------------------------------------
+
+
+def test_a_browser_that_refuses_gzip_gets_plain_pages(game: Table) -> None:
+    for refusal in ("gzip;q=0", "identity", "br"):
+        response = game.client.get(game.game_url, headers={"Accept-Encoding": refusal})
+        assert "Content-Encoding" not in response.headers, refusal
+        assert text(response).startswith("<!doctype html>")
+    star = game.client.get(game.game_url, headers={"Accept-Encoding": "*"})
+    assert star.headers["Content-Encoding"] == "gzip"
 
 
 def gunzip(client: FlaskClient, url: str) -> tuple[str, str]:

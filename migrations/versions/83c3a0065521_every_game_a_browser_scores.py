@@ -1,4 +1,4 @@
-"""Every game a browser opened or scores, kept in the database
+"""Every game a browser scores, kept in the database
 
 Revision ID: 83c3a0065521
 Revises: 97af48e7ec81
@@ -21,7 +21,6 @@ def upgrade():
     op.create_table('browser_game',
     sa.Column('browser', sa.String(length=32), nullable=False),
     sa.Column('game_id', sa.String(length=16), nullable=False),
-    sa.Column('scorer', sa.Boolean(), nullable=False),
     sa.Column('opened_at', sa.DateTime(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_browser_game_game_id_game'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('browser', 'game_id', name=op.f('pk_browser_game'))
