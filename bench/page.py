@@ -100,7 +100,7 @@ def measure_once(browser: Browser, url: str, cookies: list[dict[str, Any]]) -> d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="phones measured, one at a time")
+    parser.add_argument("--runs", type=int, default=11, help="phones measured, one at a time")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "page.sqlite"

@@ -66,6 +66,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.main import bp as main_bp
 
+    # Templates indent for their readers; the pages go out without that whitespace.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
