@@ -61,10 +61,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import access, assets, compression, errors, i18n, page_cache, security
+    from scorekeeper import access, assets, compression, errors, i18n, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
-    from scorekeeper.main import bp as main_bp
+    from scorekeeper.games import page_cache
+    from scorekeeper.games.views import bp as games_bp
 
     # Templates indent for their readers; the pages go out without that whitespace.
     app.jinja_env.trim_blocks = True
@@ -80,7 +81,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     page_cache.init_app(app)
     compression.init_app(app)
     app.register_blueprint(errors.bp)
-    app.register_blueprint(main_bp)
+    app.register_blueprint(games_bp)
+    # The families: each registers itself with the core when imported.
     app.register_blueprint(ascenseur_bp)
     return app
 

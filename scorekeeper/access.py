@@ -23,7 +23,7 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db, limiter
-from scorekeeper.models import BrowserGame, Game
+from scorekeeper.games.models import BrowserGame, Game
 
 BROWSER = "browser"
 SCORER_OF = "scorer_of"

@@ -11,7 +11,8 @@ from waitress import serve as waitress_serve
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import remove_unplayed_games, utcnow
+from scorekeeper.games.models import utcnow
+from scorekeeper.games.prune import remove_unplayed_games
 from scorekeeper.network import network_addresses
 
 BODY_SLACK = 64 * 1024

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from flask import Flask
 
+from scorekeeper.ascenseur.models import AscenseurGame, RoundRecord
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player, RoundRecord
+from scorekeeper.games.models import Player
 from scorekeeper.rules import ascenseur as rules
 
 
@@ -41,7 +42,7 @@ def store_game(
 ) -> str:
     """A game stored as the pages would store it; its id."""
     with app.app_context():
-        game = Game(
+        game = AscenseurGame(
             preset=preset,
             house_rules=house_rules,
             first_dealer=first_dealer,

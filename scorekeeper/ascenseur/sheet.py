@@ -1,47 +1,38 @@
-"""The score sheet: on screen, on paper, as a chart, as CSV; the whole game as JSON, and back."""
+"""The score sheet: on screen, on paper, as a chart, as CSV."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
-import secrets
 from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, url_for
+from flask import Response, render_template
 from flask_babel import gettext as _
-from sqlalchemy.exc import IntegrityError
-from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.access import browser_id, form_key, imports_limit, remember
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.chart import chart
-from scorekeeper.ascenseur.forms import ImportForm
-from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts, scoring_text
-from scorekeeper.ascenseur.transfer import game_from_json, game_to_json
-from scorekeeper.ascenseur.views import game_started_by, get_game_or_404
-from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.ascenseur.family import file_stem
+from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts
+from scorekeeper.ascenseur.models import AscenseurGame
+from scorekeeper.ascenseur.views import ascenseur_game
 from scorekeeper.rules import ascenseur as rules
-from scorekeeper.transfer import TransferError
 
 PORTRAIT_PLAYERS = 6
 """Up to this many players, the printed sheet is an A4 page in portrait."""
 PRINTED_PLAYERS = 10
 """At most this many players' columns side by side on paper; more go on the next pages."""
 
-bp.add_app_template_global(scoring_text, "scoring_text")
-
 
 @bp.get("/<game_id>/sheet")
 def sheet(game_id: str) -> str:
     """The score sheet: one row per round, one column group per player, totals and places."""
-    game = get_game_or_404(game_id)
+    game = ascenseur_game(game_id)
     scored = game.sheet()
     rows = len(scored.plans)
     return render_template(
         "ascenseur/sheet.html",
         game=game,
+        live_game=game,
         sheet=scored,
         chart=chart(scored),
         preset_name=PRESET_NAMES[game.preset],
@@ -109,7 +100,7 @@ def inert(cell: str) -> str:
     return cell
 
 
-def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
+def sheet_rows(game: AscenseurGame, scored: rules.GameSheet) -> list[list[Any]]:
     """The sheet as rows of cells, for CSV: a header, one row per round entered, the totals."""
     lost = scored.variant.scoring.penalties_only
     header: list[Any] = [_("Round"), _("Cards"), _("Dealer"), _("Trump")]
@@ -152,7 +143,7 @@ def sheet_rows(game: Game, scored: rules.GameSheet) -> list[list[Any]]:
 @bp.get("/<game_id>/sheet.csv")
 def sheet_csv(game_id: str) -> Response:
     """The score sheet as a CSV file, for a spreadsheet."""
-    game = get_game_or_404(game_id)
+    game = ascenseur_game(game_id)
     out = io.StringIO()
     csv.writer(out).writerows(sheet_rows(game, game.sheet()))
     return Response(
@@ -160,50 +151,3 @@ def sheet_csv(game_id: str) -> Response:
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.csv"'},
     )
-
-
-@bp.get("/<game_id>/game.json")
-def game_json(game_id: str) -> Response:
-    """The whole game, every entry, as a JSON file that :func:`import_game` takes back."""
-    game = get_game_or_404(game_id)
-    return Response(
-        json.dumps(game_to_json(game), ensure_ascii=False, indent=2),
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.json"'},
-    )
-
-
-def file_stem(game: Game) -> str:
-    return f"{game.preset}-{game.created_at:%Y-%m-%d}-{game.id}"
-
-
-@bp.route("/import", methods=["GET", "POST"])
-@imports_limit
-def import_game() -> str | BaseResponse | tuple[str, int]:
-    """Start a new game from a JSON file exported by Scorekeeper."""
-    form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
-    if form.validate_on_submit():
-        key = form_key(form.nonce.data)
-        if (same := game_started_by(key)) is not None:  # the same file sent twice
-            remember(same.id, scorer=True)
-            return redirect(url_for(".play", game_id=same.id))
-        try:
-            game = game_from_json(form.file.data.read(ImportForm.MAX_BYTES + 1))
-        except TransferError as error:
-            form.file.errors.append(str(error))
-        else:
-            game.setup_nonce = key
-            db.session.add(game)
-            try:
-                db.session.commit()
-            except IntegrityError:  # sent twice at once: the first one stands
-                db.session.rollback()
-                game = game_started_by(key) or abort(409)
-            remember(game.id, scorer=True)
-            flash(_("The game was imported."))
-            return redirect(url_for(".play", game_id=game.id))
-    if not form.nonce.data:
-        form.nonce.data = secrets.token_hex(16)
-        browser_id()  # the form's nonce is tied to this browser
-    status = 422 if form.is_submitted() else 200
-    return render_template("ascenseur/import.html", form=form), status

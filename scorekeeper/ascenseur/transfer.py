@@ -10,10 +10,9 @@ from pydantic import Field
 
 from scorekeeper.ascenseur.forms import MAX_NAME, MAX_POINTS
 from scorekeeper.ascenseur.labels import error_message
-from scorekeeper.models import VALUES_LENGTH, Correction, CorrectionKind, Game, Player, RoundRecord
-from scorekeeper.rules import ascenseur as rules
-from scorekeeper.rules.cards import Suit
-from scorekeeper.transfer import (
+from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRecord
+from scorekeeper.games.models import VALUES_LENGTH, Correction, Game, Player
+from scorekeeper.games.transfer import (
     FORMAT,
     VERSION,
     Schema,
@@ -23,6 +22,8 @@ from scorekeeper.transfer import (
     read_envelope,
     read_schema,
 )
+from scorekeeper.rules import ascenseur as rules
+from scorekeeper.rules.cards import Suit
 
 MAX_SEATS = 26
 Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
@@ -103,6 +104,7 @@ class GameFile(Schema):
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """The game as stored: players, preset, house rules, every round's entries, the log."""
+    assert isinstance(game, AscenseurGame)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -118,9 +120,9 @@ def game_to_json(game: Game) -> dict[str, Any]:
         ],
         "corrections": [
             {
-                "round": c.round_number,
+                "round": c.number,
                 "at": c.made_at.isoformat(timespec="seconds"),
-                "field": c.field,
+                "field": c.kind,
                 "seat": c.seat,
                 "old": c.old,
                 "new": c.new,
@@ -130,7 +132,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
     }
 
 
-def game_from_json(raw: bytes) -> Game:
+def game_from_json(raw: bytes) -> AscenseurGame:
     """A new game from an exported file, or :class:`TransferError` saying what is wrong."""
     envelope = read_envelope(raw)
     preset = getattr(envelope, "preset", None)
@@ -176,7 +178,7 @@ def game_from_json(raw: bytes) -> Game:
         for change in document.corrections
     ):
         raise TransferError(_("The file's corrections log is not readable."))
-    return Game(
+    return AscenseurGame(
         preset=preset,
         house_rules=rules.house_rules(variant, rules.PRESETS[preset]),
         first_dealer=document.first_dealer,
@@ -185,9 +187,9 @@ def game_from_json(raw: bytes) -> Game:
         rounds=RoundRecord.from_entries(entries),
         corrections=[
             Correction(
-                round_number=change.round,
+                number=change.round,
                 made_at=change.at,
-                field=change.field,
+                kind=change.field,
                 seat=change.seat,
                 old=change.old,
                 new=change.new,

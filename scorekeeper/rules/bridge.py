@@ -27,11 +27,14 @@ from fractions import Fraction
 from functools import cache
 from typing import Generic, TypeGuard, TypeVar
 
+from scorekeeper.rules.common import Rule, RuleError, Seat, Side
+
 __all__ = [
     "Artificial",
     "BoardError",
     "BoardMatchpoints",
     "BoardResult",
+    "BridgeRule",
     "BySide",
     "Chicago",
     "ChicagoDeal",
@@ -72,20 +75,114 @@ __all__ = [
     "score_team_match",
     "session_percentage",
     "session_total",
+    "settle_in_hundreds",
     "team_board_imps",
     "victory_points",
 ]
 
 
-class ContractError(ValueError):
+class BridgeRule(Rule):
+    """The rules of bridge an entry can break (see :class:`RuleError`)."""
+
+    STRAIN = "strain"
+    DOUBLED = "doubled"
+    CONTRACT_TEXT = "contract-text"
+    LEVEL = "level"
+    TRICKS = "tricks"
+    VULNERABLE = "vulnerable"
+    BOARD_NUMBER = "board-number"
+    SCORE_DIFFERENCE = "score-difference"
+    IMP_MARGIN = "imp-margin"
+    MATCH_BOARDS = "match-boards"
+    TEAM_MATCH_EMPTY = "team-match-empty"
+    DATUM_EMPTY = "datum-empty"
+    SCORE = "score"
+    NEUBERG_COUNTS = "neuberg-counts"
+    MATCHPOINTS_TYPE = "matchpoints-type"
+    MATCHPOINTS_RANGE = "matchpoints-range"
+    ARTIFICIAL = "artificial"
+    REAL_AND_ARTIFICIAL = "real-and-artificial"
+    ARTIFICIAL_ONE_SIDE = "artificial-one-side"
+    RESULT_TYPE = "result-type"
+    EXPECTED_RESULTS = "expected-results"
+    TOP = "top"
+    PAIR_MISSING = "pair-missing"
+    PAIR_TWICE = "pair-twice"
+    DECLARER_SIDE = "declarer-side"
+    HONOURS_SIDE = "honours-side"
+    HONOURS_POINTS = "honours-points"
+    PASSED_OUT = "passed-out"
+    CONTRACT_TYPE = "contract-type"
+    HONOURS_TYPE = "honours-type"
+    NOTRUMP_HONOURS = "notrump-honours"
+    RUBBER_OVER = "rubber-over"
+    DEAL_NUMBER = "deal-number"
+
+    @property
+    def english(self) -> str:
+        return _ENGLISH[self]
+
+
+_ENGLISH = {
+    BridgeRule.STRAIN: "The strain must be one of C, D, H, S, NT, not {value!r}.",
+    BridgeRule.DOUBLED: (
+        "Doubled must be 0 (not doubled), 1 (doubled) or 2 (redoubled), not {value!r}."
+    ),
+    BridgeRule.CONTRACT_TEXT: "A contract is written like 4S or 3NTX, not {value!r}.",
+    BridgeRule.LEVEL: "The level must be from 1 to 7, not {value!r}.",
+    BridgeRule.TRICKS: "The tricks taken must be from 0 to 13, not {value!r}.",
+    BridgeRule.VULNERABLE: "Vulnerable must be true or false, not {value!r}.",
+    BridgeRule.BOARD_NUMBER: "Boards are numbered from 1, not {value!r}.",
+    BridgeRule.SCORE_DIFFERENCE: "A score difference is a whole number, not {value!r}.",
+    BridgeRule.IMP_MARGIN: "An IMP margin is a whole number, not {value!r}.",
+    BridgeRule.MATCH_BOARDS: "A match has 1 board or more, not {value!r}.",
+    BridgeRule.TEAM_MATCH_EMPTY: "A team match needs at least one board.",
+    BridgeRule.DATUM_EMPTY: "A board needs at least one result to have a datum.",
+    BridgeRule.SCORE: "A score is a whole number, not {value!r}.",
+    BridgeRule.NEUBERG_COUNTS: (
+        "Neuberg scales 1 to {expected!r} results obtained to the {expected!r} expected, "
+        "not {value!r}."
+    ),
+    BridgeRule.MATCHPOINTS_TYPE: "Matchpoints are a number, not {value!r}.",
+    BridgeRule.MATCHPOINTS_RANGE: (
+        "Among {obtained} results a score earns 0 to {most} matchpoints, not {value!r}."
+    ),
+    BridgeRule.ARTIFICIAL: "An artificial score is A+, A= or A-, not {value!r}.",
+    BridgeRule.REAL_AND_ARTIFICIAL: "A board has a real score or artificial scores, not both.",
+    BridgeRule.ARTIFICIAL_ONE_SIDE: "An artificial result gives a score to both sides.",
+    BridgeRule.RESULT_TYPE: "A board's result is a score or a BoardResult, not {value!r}.",
+    BridgeRule.EXPECTED_RESULTS: (
+        "A board with {results} results expects {least} or more, not {value!r}."
+    ),
+    BridgeRule.TOP: "A session's top is 1 matchpoint or more, not {value!r}.",
+    BridgeRule.PAIR_MISSING: "Pair {pair} has no result in this session.",
+    BridgeRule.PAIR_TWICE: "Pair {pair} has two results on board {board}.",
+    BridgeRule.DECLARER_SIDE: "The declaring side is NS or EW, not {value!r}.",
+    BridgeRule.HONOURS_SIDE: "The side holding the honours is NS or EW, not {value!r}.",
+    BridgeRule.HONOURS_POINTS: "Honours are worth 100 or 150, not {value!r}.",
+    BridgeRule.PASSED_OUT: (
+        "A passed-out deal has no declarer, contract, tricks or honours; "
+        "a played deal needs both a declarer and a contract."
+    ),
+    BridgeRule.CONTRACT_TYPE: "The contract must be a Contract, not {value!r}.",
+    BridgeRule.HONOURS_TYPE: "Honours must be Honours, not {value!r}.",
+    BridgeRule.NOTRUMP_HONOURS: "At no trump only the four aces in one hand count: 150.",
+    BridgeRule.RUBBER_OVER: (
+        "The rubber ended on deal {ended}; deal {value} belongs to a new rubber."
+    ),
+    BridgeRule.DEAL_NUMBER: "Deals are numbered from 1, not {value!r}.",
+}
+
+
+class ContractError(RuleError):
     """A contract, the tricks taken or the vulnerability is not one bridge allows."""
 
 
-class BoardError(ValueError):
+class BoardError(RuleError):
     """A board number, or the results of a board, cannot be scored."""
 
 
-class DealError(ValueError):
+class DealError(RuleError):
     """A deal of rubber bridge or Chicago is entered in a way the rules do not allow."""
 
 
@@ -99,51 +196,6 @@ def _is_whole(value: object) -> TypeGuard[int]:
 
 
 # --- The vocabulary ------------------------------------------------------------------------------
-
-
-class Side(StrEnum):
-    """One of the two partnerships."""
-
-    NS = "NS"
-    """North-South."""
-    EW = "EW"
-    """East-West."""
-
-    @property
-    def opponents(self) -> Side:
-        """The other partnership.
-
-        >>> Side.NS.opponents
-        <Side.EW: 'EW'>
-        """
-        return Side.EW if self is Side.NS else Side.NS
-
-
-class Seat(StrEnum):
-    """A player's seat at the table; the deal passes clockwise, N, E, S, W."""
-
-    NORTH = "N"
-    EAST = "E"
-    SOUTH = "S"
-    WEST = "W"
-
-    @property
-    def side(self) -> Side:
-        """The partnership the seat belongs to.
-
-        >>> Seat.WEST.side
-        <Side.EW: 'EW'>
-        """
-        return Side.NS if self in (Seat.NORTH, Seat.SOUTH) else Side.EW
-
-    def after(self, deals: int) -> Seat:
-        """The seat that deals ``deals`` deals after this one (clockwise).
-
-        >>> Seat.SOUTH.after(3)
-        <Seat.EAST: 'E'>
-        """
-        seats = list(Seat)
-        return seats[(seats.index(self) + deals) % 4]
 
 
 class Vulnerability(StrEnum):
@@ -242,7 +294,7 @@ def _member(kind: type[Member], value: object, error: ValueError) -> Member:
 
 
 def _strain(value: object) -> Strain:
-    error = ContractError(f"The strain must be one of C, D, H, S, NT, not {value!r}.")
+    error = ContractError(BridgeRule.STRAIN, value=value)
     return _member(Strain, value, error)
 
 
@@ -270,10 +322,7 @@ class Contract:
         _check_level(self.level)
         object.__setattr__(self, "strain", _strain(self.strain))
         if not _is_whole(self.doubled) or self.doubled not in (0, 1, 2):
-            raise ContractError(
-                "Doubled must be 0 (not doubled), 1 (doubled) or 2 (redoubled), "
-                f"not {self.doubled!r}."
-            )
+            raise ContractError(BridgeRule.DOUBLED, value=self.doubled)
 
     @classmethod
     def parse(cls, text: str) -> Contract:
@@ -288,13 +337,13 @@ class Contract:
         ('3NT', '6♥XX', '2NT')
         """
         if not isinstance(text, str):
-            raise ContractError(f"A contract is written like 4S or 3NTX, not {text!r}.")
+            raise ContractError(BridgeRule.CONTRACT_TEXT, value=text)
         compact = "".join(text.split()).upper()
         body = compact.rstrip("X")
         doubled = len(compact) - len(body)
         level, strain = body[:1], _STRAIN_SPELLINGS.get(body[1:])
         if not level.isdigit() or strain is None or doubled > 2:
-            raise ContractError(f"A contract is written like 4S or 3NTX, not {text!r}.")
+            raise ContractError(BridgeRule.CONTRACT_TEXT, value=text)
         return cls(int(level), strain, doubled)
 
     def __str__(self) -> str:
@@ -327,19 +376,19 @@ class Contract:
 
 def _check_level(level: object) -> int:
     if not _is_whole(level) or not 1 <= level <= 7:
-        raise ContractError(f"The level must be from 1 to 7, not {level!r}.")
+        raise ContractError(BridgeRule.LEVEL, value=level)
     return level
 
 
 def _check_tricks(tricks: object) -> int:
     if not _is_whole(tricks) or not 0 <= tricks <= 13:
-        raise ContractError(f"The tricks taken must be from 0 to 13, not {tricks!r}.")
+        raise ContractError(BridgeRule.TRICKS, value=tricks)
     return tricks
 
 
 def _check_vulnerable(vulnerable: object) -> bool:
     if not isinstance(vulnerable, bool):
-        raise ContractError(f"Vulnerable must be true or false, not {vulnerable!r}.")
+        raise ContractError(BridgeRule.VULNERABLE, value=vulnerable)
     return vulnerable
 
 
@@ -469,7 +518,7 @@ _BOARD_VULNERABILITY = (
 
 def _check_board(board: object) -> int:
     if not _is_whole(board) or board < 1:
-        raise BoardError(f"Boards are numbered from 1, not {board!r}.")
+        raise BoardError(BridgeRule.BOARD_NUMBER, value=board)
     return board
 
 
@@ -511,7 +560,7 @@ def imps(difference: int) -> int:
     (0, 1, -10, 24, 24)
     """
     if not _is_whole(difference):
-        raise ValueError(f"A score difference is a whole number, not {difference!r}.")
+        raise BoardError(BridgeRule.SCORE_DIFFERENCE, value=difference)
     size = sum(1 for threshold in _IMP_THRESHOLDS if abs(difference) >= threshold)
     return size if difference >= 0 else -size
 
@@ -575,9 +624,9 @@ def victory_points(imp_margin: int, boards: int) -> tuple[float, float]:
     ((20.0, 0.0), (20.0, 0.0))
     """
     if not _is_whole(imp_margin):
-        raise ValueError(f"An IMP margin is a whole number, not {imp_margin!r}.")
+        raise BoardError(BridgeRule.IMP_MARGIN, value=imp_margin)
     if not _is_whole(boards) or boards < 1:
-        raise ValueError(f"A match has 1 board or more, not {boards!r}.")
+        raise BoardError(BridgeRule.MATCH_BOARDS, value=boards)
     scale = _victory_point_scale(boards)
     winner = scale[min(abs(imp_margin), len(scale) - 1)]
     if imp_margin < 0:
@@ -616,7 +665,7 @@ def score_team_match(boards: Iterable[tuple[int, int]]) -> TeamMatch:
     """
     board_imps = tuple(team_board_imps(first, second) for first, second in boards)
     if not board_imps:
-        raise BoardError("A team match needs at least one board.")
+        raise BoardError(BridgeRule.TEAM_MATCH_EMPTY)
     imps_a = sum(imp for imp in board_imps if imp > 0)
     imps_b = -sum(imp for imp in board_imps if imp < 0)
     return TeamMatch(board_imps, imps_a, imps_b, victory_points(imps_a - imps_b, len(board_imps)))
@@ -634,7 +683,7 @@ def butler_datum(scores: Sequence[int]) -> int:
     """
     results = sorted(_check_score(score) for score in scores)
     if not results:
-        raise BoardError("A board needs at least one result to have a datum.")
+        raise BoardError(BridgeRule.DATUM_EMPTY)
     if len(results) >= 5:
         results = results[1:-1]
     mean = Fraction(sum(results), len(results))
@@ -658,7 +707,7 @@ def butler_imps(scores: Sequence[int]) -> list[int]:
 
 def _check_score(score: object) -> int:
     if not _is_whole(score):
-        raise BoardError(f"A score is a whole number, not {score!r}.")
+        raise BoardError(BridgeRule.SCORE, value=score)
     return score
 
 
@@ -691,16 +740,15 @@ def neuberg(matchpoints: float, expected: int, obtained: int) -> float:
     28.33
     """
     if not _is_whole(expected) or not _is_whole(obtained) or not 1 <= obtained <= expected:
-        raise BoardError(
-            f"Neuberg scales 1 to {expected!r} results obtained to the {expected!r} expected, "
-            f"not {obtained!r}."
-        )
+        raise BoardError(BridgeRule.NEUBERG_COUNTS, expected=expected, value=obtained)
     if isinstance(matchpoints, bool) or not isinstance(matchpoints, int | float):
-        raise BoardError(f"Matchpoints are a number, not {matchpoints!r}.")
+        raise BoardError(BridgeRule.MATCHPOINTS_TYPE, value=matchpoints)
     if not 0 <= matchpoints <= 2 * (obtained - 1):
         raise BoardError(
-            f"Among {obtained} results a score earns 0 to {2 * (obtained - 1)} matchpoints, "
-            f"not {matchpoints!r}."
+            BridgeRule.MATCHPOINTS_RANGE,
+            obtained=obtained,
+            most=2 * (obtained - 1),
+            value=matchpoints,
         )
     return float(_exact_neuberg(Fraction(matchpoints), expected, obtained))
 
@@ -731,7 +779,7 @@ class Artificial(StrEnum):
 
 
 def _artificial(value: object) -> Artificial:
-    error = BoardError(f"An artificial score is A+, A= or A-, not {value!r}.")
+    error = BoardError(BridgeRule.ARTIFICIAL, value=value)
     return _member(Artificial, value, error)
 
 
@@ -753,10 +801,10 @@ class BoardResult:
         if self.score_ns is not None:
             _check_score(self.score_ns)
             if sides != (None, None):
-                raise BoardError("A board has a real score or artificial scores, not both.")
+                raise BoardError(BridgeRule.REAL_AND_ARTIFICIAL)
             return
         if None in sides:
-            raise BoardError("An artificial result gives a score to both sides.")
+            raise BoardError(BridgeRule.ARTIFICIAL_ONE_SIDE)
         object.__setattr__(self, "artificial_ns", _artificial(self.artificial_ns))
         object.__setattr__(self, "artificial_ew", _artificial(self.artificial_ew))
 
@@ -818,12 +866,14 @@ def score_board(
         elif _is_whole(result):
             entries.append(BoardResult(result))
         else:
-            raise BoardError(f"A board's result is a score or a BoardResult, not {result!r}.")
+            raise BoardError(BridgeRule.RESULT_TYPE, value=result)
     wanted = len(entries) if expected is None else expected
     if not _is_whole(wanted) or wanted < max(len(entries), 1):
         raise BoardError(
-            f"A board with {len(entries)} results expects {max(len(entries), 1)} or more, "
-            f"not {wanted!r}."
+            BridgeRule.EXPECTED_RESULTS,
+            results=len(entries),
+            least=max(len(entries), 1),
+            value=wanted,
         )
     top = 2 * (wanted - 1)
     real = [entry.score_ns for entry in entries if entry.score_ns is not None]
@@ -866,7 +916,7 @@ def session_percentage(total: float, top: int) -> float:
     61.21
     """
     if not _is_whole(top) or top < 1:
-        raise BoardError(f"A session's top is 1 matchpoint or more, not {top!r}.")
+        raise BoardError(BridgeRule.TOP, value=top)
     return float(_round_half_up(Fraction(_tenths(total), 10) * 100 / top, 2))
 
 
@@ -912,7 +962,7 @@ class PairsSession:
         for total in self.totals:
             if total.pair == pair:
                 return total
-        raise BoardError(f"Pair {pair} has no result in this session.")
+        raise BoardError(BridgeRule.PAIR_MISSING, pair=pair)
 
 
 def score_pairs_session(
@@ -936,7 +986,7 @@ def score_pairs_session(
         number = _check_board(row.board)
         for pair in (row.pair_ns, row.pair_ew):
             if (number, pair) in pairs_seen:
-                raise BoardError(f"Pair {pair} has two results on board {number}.")
+                raise BoardError(BridgeRule.PAIR_TWICE, pair=pair, board=number)
             pairs_seen.add((number, pair))
         by_board.setdefault(number, []).append(index)
     by_result: dict[int, BoardMatchpoints] = {}
@@ -977,8 +1027,8 @@ class BySide(Generic[T]):
         return self.ns if side is Side.NS else self.ew
 
 
-def _side(value: object, what: str) -> Side:
-    return _member(Side, value, DealError(f"{what} is NS or EW, not {value!r}."))
+def _side(value: object, rule: BridgeRule) -> Side:
+    return _member(Side, value, DealError(rule, value=value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -991,9 +1041,9 @@ class Honours:
     points: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "side", _side(self.side, "The side holding the honours"))
+        object.__setattr__(self, "side", _side(self.side, BridgeRule.HONOURS_SIDE))
         if not _is_whole(self.points) or self.points not in (100, 150):
-            raise DealError(f"Honours are worth 100 or 150, not {self.points!r}.")
+            raise DealError(BridgeRule.HONOURS_POINTS, value=self.points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1015,20 +1065,17 @@ class RubberDeal:
     def __post_init__(self) -> None:
         if self.contract is None or self.declarer is None:
             if (self.contract, self.declarer, self.tricks, self.honours) != (None, None, 0, None):
-                raise DealError(
-                    "A passed-out deal has no declarer, contract, tricks or honours; "
-                    "a played deal needs both a declarer and a contract."
-                )
+                raise DealError(BridgeRule.PASSED_OUT)
             return
-        object.__setattr__(self, "declarer", _side(self.declarer, "The declaring side"))
+        object.__setattr__(self, "declarer", _side(self.declarer, BridgeRule.DECLARER_SIDE))
         if not isinstance(self.contract, Contract):
-            raise DealError(f"The contract must be a Contract, not {self.contract!r}.")
+            raise DealError(BridgeRule.CONTRACT_TYPE, value=self.contract)
         _check_tricks(self.tricks)
         if self.honours is not None:
             if not isinstance(self.honours, Honours):
-                raise DealError(f"Honours must be Honours, not {self.honours!r}.")
+                raise DealError(BridgeRule.HONOURS_TYPE, value=self.honours)
             if self.contract.strain is Strain.NOTRUMP and self.honours.points != 150:
-                raise DealError("At no trump only the four aces in one hand count: 150.")
+                raise DealError(BridgeRule.NOTRUMP_HONOURS)
 
     @classmethod
     def passed_out(cls) -> RubberDeal:
@@ -1163,9 +1210,7 @@ def score_rubber(deals: Sequence[RubberDeal], *, first_dealer: Seat = Seat.NORTH
     finished = False
     for number, deal in enumerate(deals, start=1):
         if finished:
-            raise RubberOverError(
-                f"The rubber ended on deal {number - 1}; deal {number} belongs to a new rubber."
-            )
+            raise RubberOverError(BridgeRule.RUBBER_OVER, ended=number - 1, value=number)
         vulnerability = Vulnerability.from_sides(
             ns=games_won[Side.NS] > 0, ew=games_won[Side.EW] > 0
         )
@@ -1287,7 +1332,7 @@ def chicago_vulnerability(number: int, dealer: Seat) -> Vulnerability:
     ['None', 'EW', 'NS', 'All', 'None']
     """
     if not _is_whole(number) or number < 1:
-        raise DealError(f"Deals are numbered from 1, not {number!r}.")
+        raise DealError(BridgeRule.DEAL_NUMBER, value=number)
     position = (number - 1) % 4
     if position == 0:
         return Vulnerability.NONE
@@ -1378,3 +1423,18 @@ def score_chicago(
         next_dealer=dealer,
         next_vulnerability=chicago_vulnerability(number, dealer),
     )
+
+
+def settle_in_hundreds(points: int) -> int:
+    """A rubber's or a Chicago wheel's margin as the table settles it: in hundreds, to the
+    nearest hundred, 50 counting as a whole hundred (RULES.md §2 leaves the settlement to the
+    table; this is the common custom). A negative margin settles the same way for the losers.
+
+    >>> [settle_in_hundreds(points) for points in (40, 50, 149, 150, 950, -50, -40)]
+    [0, 1, 1, 2, 10, -1, 0]
+    """
+    if not _is_whole(points):
+        raise BoardError(BridgeRule.SCORE, value=points)
+    hundreds, rest = divmod(abs(points), 100)
+    settled = hundreds + (1 if rest >= 50 else 0)
+    return settled if points >= 0 else -settled

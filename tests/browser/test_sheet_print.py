@@ -51,7 +51,7 @@ def print_sheet(page: Page, app: Flask, base: str, players: int, tmp_path: Path)
     words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
     with app.app_context():
         from scorekeeper.extensions import db
-        from scorekeeper.models import Game
+        from scorekeeper.games.models import Game
 
         totals = db.session.get(Game, game_id).sheet().totals  # type: ignore[union-attr]
     for total in totals:

@@ -3,6 +3,7 @@ acknowledged is there, nothing is half-written, and SQLite's integrity check say
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -42,8 +43,8 @@ def keep_scoring(
                     "trump": "",
                 }
                 status, _body, _ = phone.request(f"{game_path}/rounds/{plan.number}/{kind}", form)
-            except (OSError, AssertionError):
-                return  # the server is gone
+            except (OSError, AssertionError, http.client.HTTPException):
+                return  # the server is gone, maybe halfway through an answer
             if status != 302:
                 return
             acknowledged.append((game_path, plan.number, kind, values))

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.games.models import Game
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 from tests.games import play_out, store_game

@@ -11,8 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import check
 
+from scorekeeper.ascenseur.models import RoundRecord
 from scorekeeper.extensions import db
-from scorekeeper.models import Correction, Game, RoundRecord
+from scorekeeper.games.models import Correction, Game
 from tests.web.table import ORIGINAL, TOKEN, Table, text
 from tests.web.test_ascenseur_sheet import import_file
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.games.models import Game
 from scorekeeper.rules import ascenseur as rules
 from tests.games import play_out, store_game
 from tests.web.table import TOKEN, text

@@ -7,8 +7,9 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.ascenseur import views
+from scorekeeper.ascenseur.models import RoundRecord
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, RoundRecord
+from scorekeeper.games.models import Game
 from tests.web.table import TOKEN, Table, text
 from tests.web.test_sharing import scorer_token
 

@@ -18,9 +18,10 @@ from flask.testing import FlaskClient
 
 from scorekeeper import cli
 from scorekeeper.access import RECENT
+from scorekeeper.ascenseur.models import AscenseurGame, RoundRecord
 from scorekeeper.extensions import db
-from scorekeeper.models import BrowserGame, Game, Player, RoundRecord, utcnow
-from scorekeeper.page_cache import KeptPage, PageCache
+from scorekeeper.games.models import BrowserGame, Game, Player, utcnow
+from scorekeeper.games.page_cache import KeptPage, PageCache
 from tests.web.table import TOKEN, Table, text
 
 
@@ -133,7 +134,7 @@ def test_a_private_server_does_not_limit_new_games(app: Flask, client: FlaskClie
 
 def stored(app: Flask, names: tuple[str, ...], days_ago: int, *, played: bool) -> str:
     with app.app_context():
-        game = Game(
+        game = AscenseurGame(
             preset="ascenseur",
             house_rules={},
             first_dealer=0,

@@ -9,9 +9,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
-from scorekeeper.ascenseur import views
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.games import links
+from scorekeeper.games.models import Game
 from tests.web.table import Table, text
 
 
@@ -33,7 +33,7 @@ def test_the_scorer_sees_both_links_as_qr_codes_and_text(
     assert f'value="http://scores.example.org{game.game_url}"' in page
     assert f'value="http://scores.example.org{game.game_url}/score/{token}"' in page
     # Opened on the laptop itself, the links give its address on the network, for the phones.
-    monkeypatch.setattr(views, "network_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(links, "network_addresses", lambda: ["192.168.1.20"])
     page = text(game.client.get(game.game_url, base_url="http://127.0.0.1:8000"))
     assert f'value="http://192.168.1.20:8000{game.game_url}"' in page
     for link in ("viewer", "scorer"):

@@ -9,6 +9,9 @@ from typing import Annotated, Any, TypeVar
 from flask_babel import gettext as _
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, ValidationError
 
+from scorekeeper.games.models import Game
+from scorekeeper.games.registry import FAMILIES
+
 FORMAT = "scorekeeper-game"
 VERSION = 1
 EARLIEST = datetime(2000, 1, 1)
@@ -86,6 +89,20 @@ def read_envelope(raw: bytes) -> Envelope:
             )
         )
     return envelope
+
+
+def read_game_file(raw: bytes) -> Game:
+    """A new game from a file of any family the registry holds."""
+    envelope = read_envelope(raw)
+    family = FAMILIES.get(envelope.family) if isinstance(envelope.family, str) else None
+    if family is None:
+        raise TransferError(
+            _(
+                "This file is of a game Scorekeeper does not know: %(name)s",
+                name=str(envelope.family)[:40],
+            )
+        )
+    return family.read_file(raw)
 
 
 def read_schema(schema: type[T], raw: bytes) -> T:

@@ -1,0 +1,119 @@
+"""What every game at a table has, whatever its family: the game row with its chosen settings,
+the players in their seats, the corrections log, and the browsers that score it.
+
+A family's game is a subclass of :class:`Game` (one table, told apart by ``family``); its
+entries (rounds, deals, ...) live in tables of its own. Nothing derived is stored.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_game_id() -> str:
+    """An id nobody can guess from another game's."""
+    return secrets.token_urlsafe(9)
+
+
+def new_scorer_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game(db.Model):
+    """One game at one table: its family, its chosen settings, its players in their seats."""
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_game_id)
+    family: Mapped[str] = mapped_column(String(20))
+    """The family's key (see :mod:`scorekeeper.games.registry`)."""
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """What the table chose when the game started, as the family keeps it."""
+    scorer_token: Mapped[str] = mapped_column(String(32), default=new_scorer_token)
+    """The secret of the scorer link; the viewer link is the game's address alone."""
+    version: Mapped[int] = mapped_column(default=1)
+    """Counts the changes, so a form drawn from an older state of the game is recognised; an
+    update based on a version another phone has since changed fails (optimistic locking)."""
+    setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """The new-game form's one-time value: submitting it twice starts one game."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __mapper_args__ = {  # noqa: RUF012 -- SQLAlchemy's own attribute
+        "version_id_col": version,
+        "polymorphic_on": family,
+    }
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    corrections: Mapped[list[Correction]] = relationship(
+        back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
+    )
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
+
+    def setting(self, name: str, value: Any) -> None:
+        """Change one of the settings (the JSON column is written anew, so the change is seen)."""
+        self.settings = {**(self.settings or {}), name: value}
+
+    def changed(self) -> None:
+        """Note a change to the game's entries: the row is rewritten, and its version counted."""
+        self.updated_at = utcnow()
+
+
+class Player(db.Model):
+    """A player in a seat, by name (seats from 0, clockwise, in the order the table gave)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(40))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+VALUES_LENGTH = 120
+"""Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
+
+
+class Correction(db.Model):
+    """A change made to what was entered, kept so nobody can quietly change the past."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    """The round or deal the change is about."""
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    kind: Mapped[str] = mapped_column(String(20))
+    """What changed: one of the family's closed set of kinds (a StrEnum of its own)."""
+    seat: Mapped[int | None]
+    old: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
+    new: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
+
+    game: Mapped[Game] = relationship(back_populates="corrections")
+
+
+class BrowserGame(db.Model):
+    """A game a browser scores (see :mod:`scorekeeper.access`)."""
+
+    __tablename__ = "browser_game"
+
+    browser: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,78 @@
+"""The families of games, in one registry the core looks up: each gives its key, its name, its
+game class and entry tables, its new-game pages, how a game of it reads in a list, its game
+file, and how its last entry is taken back. The core itself imports no family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.games.models import Correction, Game
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """One game a family offers on the new-game page."""
+
+    url: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A game as the list of games shows it."""
+
+    title: str
+    detail: str
+    finished: bool
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """What undo took back: the log's lines for it, the message the page shows, and the values
+    to fill in the form again (query arguments of the game's page)."""
+
+    logged: Sequence[Correction]
+    message: str
+    refill: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Family:
+    key: str
+    name: Callable[[], str]
+    game: type[Game]
+    """The family's subclass of :class:`Game`."""
+    entries: Sequence[type[Any]]
+    """The tables of its entries (rows with a ``game_id``): a game with none was never played."""
+    page: str
+    """The endpoint of a game's page."""
+    start: str
+    """The endpoint of the family's new-game page."""
+    new_games: Callable[[], Sequence[NewGame]]
+    summary: Callable[[Game], Summary]
+    export: Callable[[Game], dict[str, Any]]
+    """The game as a JSON document, with the envelope (``format``, ``version``, ``family``)."""
+    read_file: Callable[[bytes], Game]
+    """A new game from a file of this family; raises TransferError saying what is wrong."""
+    take_back: Callable[[Game], TakenBack | None]
+    """Undo the last entry in the game's rows; ``None`` when there is nothing to take back."""
+    describe: Callable[[Game, Correction], str]
+    """A line of the corrections log, in the reader's language."""
+    file_stem: Callable[[Game], str]
+    """The name of the game's files (sheet, game file), without the extension."""
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    FAMILIES[family.key] = family
+    return family
+
+
+def family_of(game: Game) -> Family:
+    return FAMILIES[game.family]

@@ -1,0 +1,92 @@
+"""The pages every game has, whatever its family, added to each family's blueprint so that its
+games keep their addresses (``/<family>/<game id>/...``): the live version, the scorer link and
+the QR codes, undo, the game file."""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, request
+from flask_babel import gettext as _
+
+from scorekeeper.access import remember, require_scorer
+from scorekeeper.games.entries import game_page, save
+from scorekeeper.games.forms import ConfirmForm
+from scorekeeper.games.links import qr_svg, share_links
+from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
+from scorekeeper.games.registry import Family
+
+
+def add_table_routes(bp: Blueprint, family: Family) -> None:
+    """Give the family's blueprint the pages every game has."""
+
+    @bp.get("/<game_id>/version")
+    def game_version(game_id: str) -> Response:
+        """The game's version, for the pages that follow it live: 304 while nothing changed."""
+        version = stored_version(game_id)
+        if version is None:
+            abort(404)
+        etag = f"{game_id}-{version}"
+        if etag in request.if_none_match:
+            response = current_app.response_class(status=304)
+        else:
+            response = jsonify(version=version)
+        response.set_etag(etag)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    @bp.get("/<game_id>/score/<token>")
+    def join_as_scorer(game_id: str, token: str) -> Response:
+        """The scorer link: this browser may now enter and correct the game's entries."""
+        game = get_game_or_404(game_id, family.game)
+        if not secrets.compare_digest(token.encode(), game.scorer_token.encode()):
+            abort(403)
+        remember(game.id, scorer=True)
+        flash(_("This phone can now enter and correct the scores of this game."))
+        return game_page(game)
+
+    @bp.get("/<game_id>/qr/<any(viewer, scorer):link>.svg")
+    def qr_code(game_id: str, link: str) -> Response:
+        """A QR code of the viewer or the scorer link, for another phone's camera."""
+        game = get_game_or_404(game_id, family.game)
+        if link == "scorer":
+            require_scorer(game.id)
+        response = Response(qr_svg(share_links(game)[link]), mimetype="image/svg+xml")
+        # The scorer link is a secret: no cache keeps it.
+        response.headers["Cache-Control"] = (
+            "no-store" if link == "scorer" else "private, max-age=86400"
+        )
+        return response
+
+    @bp.post("/<game_id>/undo")
+    def undo(game_id: str) -> Response:
+        """Take back the last entry; what is taken back is logged and offered again."""
+        game = scorers_game(game_id, family.game)
+        form = ConfirmForm()
+        changed = _("The game changed since this page was drawn; nothing was undone.")
+        if not form.validate() or form.version.data != str(game.version):
+            flash(changed, "error")
+            return game_page(game)
+        taken = family.take_back(game)
+        if taken is None:
+            flash(_("There is nothing to undo."), "error")
+            return game_page(game)
+        game.corrections.extend(taken.logged)
+        if not save(game):
+            flash(changed, "error")
+            return game_page(game)
+        flash(taken.message)
+        return game_page(game, **taken.refill)
+
+    @bp.get("/<game_id>/game.json")
+    def game_json(game_id: str) -> Response:
+        """The whole game, every entry, as a JSON file that the import page takes back."""
+        game = get_game_or_404(game_id, family.game)
+        return Response(
+            json.dumps(family.export(game), ensure_ascii=False, indent=2),
+            mimetype="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="{family.file_stem(game)}.json"'
+            },
+        )

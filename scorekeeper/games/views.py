@@ -1,0 +1,109 @@
+"""The pages above the families: the games in progress and finished, the choice of a new game,
+and the import of a game file of any family."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, abort, current_app, flash, render_template, url_for
+from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper.access import (
+    browser_id,
+    form_key,
+    imports_limit,
+    opened_games,
+    private_server,
+    remember,
+)
+from scorekeeper.extensions import db
+from scorekeeper.games.entries import game_page
+from scorekeeper.games.forms import ImportForm
+from scorekeeper.games.lookup import game_started_by
+from scorekeeper.games.models import Game
+from scorekeeper.games.registry import FAMILIES, family_of
+from scorekeeper.games.transfer import TransferError, read_game_file
+
+bp = Blueprint("games", __name__)
+
+
+@bp.app_template_global()
+def game_url(game: Game) -> str:
+    """A game's page, whatever its family."""
+    return url_for(family_of(game).page, game_id=game.id)
+
+
+LISTED = 100
+"""The most games the home page lists, the newest first."""
+
+
+@bp.get("/")
+def home() -> str:
+    """The games in progress, to resume, and the finished ones."""
+    newest_first = db.select(Game).order_by(Game.updated_at.desc()).limit(LISTED)
+    if not private_server():  # a club or public server: only this browser's own games
+        newest_first = newest_first.where(opened_games())
+    listed = []
+    for game in db.session.execute(newest_first).scalars():
+        try:
+            listed.append((game, family_of(game).summary(game)))
+        except (KeyError, ValueError):  # a game that cannot be read must not hide the others
+            current_app.logger.exception("Game %s cannot be listed", game.id)
+    return render_template(
+        "home.html",
+        families=FAMILIES.values(),
+        in_progress=[(game, summary) for game, summary in listed if not summary.finished],
+        finished=[(game, summary) for game, summary in listed if summary.finished],
+    )
+
+
+@bp.get("/new")
+def choose() -> str:
+    """Every game the families offer, to start one."""
+    return render_template(
+        "games/choose.html",
+        families=[(family.name(), family.new_games()) for family in FAMILIES.values()],
+    )
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@imports_limit
+def import_game() -> str | Response | tuple[str, int]:
+    """Start a new game from a game file exported by Scorekeeper."""
+    form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
+    if form.validate_on_submit():
+        key = form_key(form.nonce.data)
+        if (same := game_started_by(key)) is not None:  # the same file sent twice
+            remember(same.id, scorer=True)
+            return game_page(same)
+        try:
+            game = read_game_file(form.file.data.read(ImportForm.MAX_BYTES + 1))
+        except TransferError as error:
+            form.file.errors.append(str(error))
+        else:
+            return store_imported(game, key)
+    if not form.nonce.data:
+        form.nonce.data = new_nonce()
+    status = 422 if form.is_submitted() else 200
+    return render_template("games/import.html", form=form), status
+
+
+def store_imported(game: Game, key: str | None) -> Response:
+    game.setup_nonce = key
+    db.session.add(game)
+    try:
+        db.session.commit()
+    except IntegrityError:  # sent twice at once: the first one stands
+        db.session.rollback()
+        game = game_started_by(key) or abort(409)
+    remember(game.id, scorer=True)
+    flash(_("The game was imported."))
+    return game_page(game)
+
+
+def new_nonce() -> str:
+    """A new-game or import form's one-time value, tied to this browser (see form_key)."""
+    browser_id()
+    return secrets.token_hex(16)
