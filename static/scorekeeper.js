@@ -25,7 +25,9 @@ function showSummary(form, problems) {
     summary = document.createElement("div");
     summary.className = "error-summary";
     summary.setAttribute("role", "alert");
-    form.querySelector("h2").after(summary);
+    const heading = form.querySelector("h2");
+    if (heading) heading.after(summary);
+    else form.prepend(summary);
   }
   const list = document.createElement("ul");
   problems.forEach(({ row, message }) => {
@@ -170,6 +172,38 @@ function enhanceTricks(form, rows, checks = true) {
   }
 }
 
+// A bridge deal: only the results the level allows are offered; a result tapped before the
+// contract is complete says, in the page, what is missing.
+function enhanceDeal(form) {
+  const chosen = (name) => form.querySelector(`input[name="${name}"]:checked`);
+  const buttons = Array.from(form.querySelectorAll("button[data-result]"));
+  function refresh() {
+    const level = chosen("level") ? Number(chosen("level").value) : null;
+    buttons.forEach((button) => {
+      const result = Number(button.dataset.result);
+      button.hidden = level !== null && (result > 7 - level || -result > 6 + level);
+    });
+  }
+  form.addEventListener("change", refresh);
+  refresh();
+  const needs = [["level", form.dataset.needLevel], ["strain", form.dataset.needStrain],
+    ["declarer", form.dataset.needDeclarer]];
+  form.addEventListener("submit", (event) => {
+    if (!event.submitter || event.submitter.value === "passed") return;
+    const problems = needs
+      .filter(([name]) => !chosen(name))
+      .map(([name, message]) => ({ row: form.querySelector(`#row-${name}`), message }));
+    form.querySelectorAll("fieldset.buttons").forEach((row) => {
+      setRowError(row, (problems.find((p) => p.row === row) || {}).message || "");
+    });
+    showSummary(form, problems);
+    if (problems.length) {
+      event.preventDefault();
+      problems[0].row.scrollIntoView({ block: "center" });
+    }
+  });
+}
+
 // New game: name the first-dealer choices as names are typed; redraw the preview as the form
 // changes.
 function enhanceSetup(form) {
@@ -267,4 +301,5 @@ document.addEventListener("DOMContentLoaded", () => {
     enhanceTricks(form, Array.from(form.querySelectorAll("fieldset.numbers")));
   });
   document.querySelectorAll("form.setup[data-preview]").forEach(enhanceSetup);
+  document.querySelectorAll("form.deal-entry").forEach(enhanceDeal);
 });

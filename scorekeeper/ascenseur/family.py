@@ -18,7 +18,6 @@ from scorekeeper.ascenseur.labels import (
     choice_label,
     score,
     scoring_text,
-    signed,
 )
 from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRecord
 from scorekeeper.ascenseur.transfer import game_from_json, game_to_json
@@ -167,7 +166,6 @@ def template_helpers() -> dict[str, Any]:
         "suit_symbols": {suit.value: suit.symbol for suit in Suit},
         "seat_names": seat_names,
         "standings_order": standings_order,
-        "signed": signed,
         "score": score,
         "choice_label": choice_label,
         "scoring_text": scoring_text,

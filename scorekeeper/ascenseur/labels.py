@@ -4,6 +4,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
+from scorekeeper.games.helpers import signed
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import RANK_NAMES, Card, Suit
 
@@ -153,13 +154,6 @@ def score(points: int | None, lost: bool) -> str:
     if points is None:
         return ""
     return str(-points) if lost else signed(points)
-
-
-def signed(points: int) -> str:
-    """Points with their sign, a true minus sign for losses: +14, −4, 0."""
-    if points > 0:
-        return f"+{points}"
-    return f"−{-points}" if points < 0 else "0"
 
 
 def scoring_text(scoring: rules.Scoring) -> str:

@@ -21,12 +21,16 @@ from scorekeeper.access import (
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page
 from scorekeeper.games.forms import ImportForm
+from scorekeeper.games.helpers import signed
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES, family_of
 from scorekeeper.games.transfer import TransferError, read_game_file
 
 bp = Blueprint("games", __name__)
+
+
+bp.add_app_template_global(signed, "signed")
 
 
 @bp.app_template_global()

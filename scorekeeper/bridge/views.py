@@ -1,0 +1,350 @@
+"""The pages of an evening of bridge: a new evening, the pad with the next deal, corrections,
+the next rubber's seats, the printed pad. Links, the live version, undo and the game file come
+from the table core (scorekeeper.games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, render_template, request, url_for
+from flask_babel import get_locale, get_timezone
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from scorekeeper.access import is_scorer, new_games_limit, remember
+from scorekeeper.bridge import bp
+from scorekeeper.bridge.evening import Evening, score_evening
+from scorekeeper.bridge.family import CorrectionKind, deal_code
+from scorekeeper.bridge.forms import RESULTS, SEATS, DealForm, SeatingForm, SetupForm, choices
+from scorekeeper.bridge.labels import deal_text, rule_message
+from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
+from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
+from scorekeeper.games.forms import ConfirmForm
+from scorekeeper.games.links import share_base, share_links
+from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
+from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.page_cache import cached_page
+from scorekeeper.games.views import new_nonce
+from scorekeeper.rules.common import RuleError
+
+
+def bridge_game(game_id: str) -> BridgeGame:
+    return get_game_or_404(game_id, BridgeGame)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@new_games_limit
+def setup() -> str | Response | tuple[str, int]:
+    """Four players in their seats, rubber or Chicago, the first dealer; then start."""
+    if request.method == "GET":
+        form = SetupForm(data={"nonce": new_nonce()})
+        return render_template("bridge/setup.html", form=form)
+    form = SetupForm()
+    if not form.validate():
+        return render_template("bridge/setup.html", form=form), 422
+    game = BridgeGame(
+        chicago=form.form.data == "chicago",
+        as_duplicate=form.form.data == "chicago" and bool(form.as_duplicate.data),
+        first_dealer=form.first_dealer.data,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
+        seatings=[SeatingRecord(number=1, seats={seat.value: n for n, seat in enumerate(SEATS)})],
+    )
+    return start_new_game(game, form.nonce.data, same_table)
+
+
+def same_table(first: BridgeGame, second: BridgeGame) -> bool:
+    return (first.settings, first.names) == (second.settings, second.names)
+
+
+# --- The pad ----------------------------------------------------------------------------------
+
+
+def deal_form(game: BridgeGame, evening: Evening, **kwargs: Any) -> DealForm:
+    """The deal form, its declarer buttons named after who sits there now."""
+    form = DealForm(**kwargs)
+    current = evening.current
+    form.declarer.choices = choices(
+        [(seat.value, game.names[current.player(seat)]) for seat in SEATS]
+    )
+    return form
+
+
+def seating_form(game: BridgeGame, evening: Evening, **kwargs: Any) -> SeatingForm:
+    """Who sits where next, starting from where everyone sits now."""
+    current = evening.current
+    data = {
+        field: current.player(seat)
+        for field, seat in zip(("north", "east", "south", "west"), SEATS, strict=True)
+    }
+    form = SeatingForm(data={**data, "version": game.version}, **kwargs)
+    players = choices(list(enumerate(game.names)))
+    for field in ("north", "east", "south", "west"):
+        form[field].choices = players
+    return form
+
+
+def render_pad(
+    game: BridgeGame,
+    evening: Evening | None = None,
+    form: DealForm | None = None,
+    status: int = 200,
+    conflict: dict[str, Any] | None = None,
+    seating: SeatingForm | None = None,
+) -> tuple[str, int]:
+    evening = evening or score_evening(game)
+    scorer = is_scorer(game.id)
+    current = evening.current
+    if scorer and form is None and not current.finished:
+        form = deal_form(game, evening, formdata=None, data={"version": game.version})
+    if scorer and seating is None and current.finished:
+        seating = seating_form(game, evening, formdata=None)
+    return render_template(
+        "bridge/pad.html",
+        game=game,
+        evening=evening,
+        current=current,
+        form=form,
+        seating=seating,
+        results=RESULTS,
+        scorer=scorer,
+        undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
+        links=share_links(game) if scorer else None,
+        conflict=conflict,
+        conflict_form=ConfirmForm() if conflict else None,
+        here=url_for(".pad", game_id=game.id),
+        live_game=game,
+        keep_awake=True,
+    ), status
+
+
+@bp.get("/<game_id>")
+def pad(game_id: str) -> Response | str:
+    """The pad: the next deal to enter, the rubber so far, the evening's totals."""
+    version = stored_version(game_id)
+    if version is None:
+        abort(404)
+
+    def draw() -> str:
+        return render_pad(bridge_game(game_id))[0]
+
+    remember(game_id)
+    key = (game_id, version, is_scorer(game_id), str(get_locale()), str(get_timezone()))
+    return cached_page(key, draw, share_base)
+
+
+def put_deal(record: DealRecord, form: DealForm) -> None:
+    """The form's deal in the record (a passed-out deal keeps nothing else)."""
+    if form.passed_out():
+        record.level = record.strain = record.declarer = record.tricks = None
+        record.doubled = 0
+        record.honours_side = record.honours = None
+        return
+    record.level = int(form.level.data)
+    record.strain = str(form.strain.data)
+    record.declarer = str(form.declarer.data)
+    record.doubled = int(form.doubled.data or 0)
+    record.tricks = form.tricks
+    record.honours_side, record.honours = form.honours_claim
+
+
+def rescored(game: BridgeGame, form: DealForm) -> Evening | None:
+    """The evening with the changed deals, or ``None`` with the engine's refusal on the form."""
+    try:
+        return score_evening(game)
+    except RuleError as error:
+        form.form_errors.append(rule_message(error))
+        return None
+
+
+@bp.post("/<game_id>/deals/<int:number>")
+def enter_deal(game_id: str, number: int) -> Outcome:
+    """Store the next deal, once the engine takes it."""
+
+    def change(game: BridgeGame) -> Outcome | None:
+        evening = score_evening(game)
+        form = deal_form(game, evening)
+        if len(game.deals) + 1 != number:
+            return entered_elsewhere(game, evening, form, number)
+        if evening.current.finished:
+            flash(_("This rubber is over: choose who sits where for the next one."), "error")
+            return game_page(game)
+        if not form.check():
+            return render_pad(game, evening, form, 422)
+        record = DealRecord(number=next_number(game), rubber=evening.current.number)
+        put_deal(record, form)
+        game.deals.append(record)
+        if rescored(game, form) is None:
+            game.deals.remove(record)
+            return render_pad(game, evening, form, 422)
+        return None
+
+    return write_entry(lambda: scorers_game(game_id, BridgeGame), change)
+
+
+def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number: int) -> Outcome:
+    """A deal already entered: the same again changes nothing; another phone's is shown beside
+    mine, and one tap puts mine in its place."""
+    record = game.deals[number - 1] if 0 < number <= len(game.deals) else None
+    if record is None or not form.check():
+        flash(_("That deal is not the one being played; nothing was changed."), "error")
+        return game_page(game)
+    mine = DealRecord(number=number, rubber=record.rubber)
+    put_deal(mine, form)
+    if mine.values == record.values:
+        return game_page(game)
+    conflict = {
+        "title": _("Deal %(number)d was entered on another phone", number=number),
+        "theirs": [(_("Deal %(number)d", number=number), deal_text(record))],
+        "mine": [(_("Deal %(number)d", number=number), deal_text(mine))],
+        "action": url_for(".edit_deal", game_id=game.id, number=number),
+        "hidden": {
+            "original": deal_code(record),
+            **{name: request.form.get(name, "") for name in DEAL_FIELDS},
+        },
+    }
+    return render_pad(game, evening, status=409, conflict=conflict)
+
+
+DEAL_FIELDS = ("level", "strain", "declarer", "doubled", "honours", "result")
+
+
+# --- Corrections ------------------------------------------------------------------------------
+
+
+def next_number(game: BridgeGame) -> int:
+    """The next deal's key: deals keep theirs when an earlier one is deleted."""
+    return max((record.number for record in game.deals), default=0) + 1
+
+
+def deal_or_404(game: BridgeGame, number: int) -> DealRecord:
+    """The deal at this place in the evening, from 1."""
+    if not 0 < number <= len(game.deals):
+        abort(404)
+    return game.deals[number - 1]
+
+
+def form_data(record: DealRecord) -> dict[str, Any]:
+    """A deal as its correction form starts."""
+    if record.is_passed_out:
+        return {"result": "passed"}
+    honours = f"{record.honours_side}-{record.honours}" if record.honours else ""
+    return {
+        "level": record.level,
+        "strain": record.strain,
+        "declarer": record.declarer,
+        "doubled": record.doubled,
+        "honours": honours,
+        "result": str((record.tricks or 0) - 6 - (record.level or 0)),
+    }
+
+
+@bp.route("/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(game_id: str, number: int) -> Outcome:
+    """Correct a deal: the pad is redrawn from the entries, and the change logged."""
+
+    def change(game: BridgeGame) -> Outcome | None:
+        record = deal_or_404(game, number)
+        evening = score_evening(game)
+        if request.method == "GET":
+            form = deal_form(game, evening, data={**form_data(record), "version": game.version})
+            return render_edit(game, record, form)
+        form = deal_form(game, evening)
+        original = request.form.get("original")
+        if original is not None and original != deal_code(record):
+            form.form_errors.append(
+                _(
+                    "Deal %(number)d was changed on another phone while you corrected it: it "
+                    "now reads %(now)s. Yours is kept below; save again to put it instead.",
+                    number=number,
+                    now=deal_text(record),
+                )
+            )
+            return render_edit(game, record, form, 409)
+        if not form.check():
+            return render_edit(game, record, form, 422)
+        old = deal_code(record)
+        put_deal(record, form)
+        if deal_code(record) == old:
+            flash(_("Deal %(number)d is unchanged.", number=number))
+            return game_page(game)
+        if rescored(game, form) is None:
+            return render_edit(game, record, form, 422)
+        game.corrections.append(
+            Correction(number=number, kind=CorrectionKind.DEAL, old=old, new=deal_code(record))
+        )
+        return None
+
+    def corrected(game: BridgeGame) -> None:
+        flash(_("Deal %(number)d corrected; the pad is redrawn.", number=number))
+
+    return write_entry(lambda: scorers_game(game_id, BridgeGame), change, corrected)
+
+
+def render_edit(
+    game: BridgeGame, record: DealRecord, form: DealForm, status: int = 200
+) -> tuple[str, int]:
+    return render_template(
+        "bridge/edit.html",
+        game=game,
+        record=record,
+        form=form,
+        results=RESULTS,
+        original=deal_code(record),
+        delete_form=ConfirmForm(data={"version": game.version}),
+    ), status
+
+
+@bp.post("/<game_id>/deals/<int:number>/delete")
+def delete_deal(game_id: str, number: int) -> Outcome:
+    """Delete a deal; the later ones move up one place, and the change is logged."""
+
+    def change(game: BridgeGame) -> Outcome | None:
+        record = deal_or_404(game, number)
+        form = ConfirmForm()
+        if not form.validate() or form.version.data != str(game.version):
+            flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
+            return game_page(game)
+        game.deals.remove(record)
+        try:
+            score_evening(game)
+        except RuleError as error:
+            flash(rule_message(error), "error")
+            return game_page(game)
+        game.corrections.append(
+            Correction(number=number, kind=CorrectionKind.DELETED, old=deal_code(record))
+        )
+        return None
+
+    def deleted(game: BridgeGame) -> None:
+        flash(_("Deal %(number)d deleted; the pad is redrawn.", number=number))
+
+    return write_entry(lambda: scorers_game(game_id, BridgeGame), change, deleted)
+
+
+@bp.post("/<game_id>/seating")
+def next_rubber(game_id: str) -> Outcome:
+    """Start the next rubber or wheel, with the seats as the table cut them."""
+
+    def change(game: BridgeGame) -> Outcome | None:
+        evening = score_evening(game)
+        if not evening.current.finished:
+            return game_page(game)  # sent twice: the next rubber has begun
+        form = seating_form(game, evening, formdata=request.form)
+        if request.form.get("action") != "same" and not form.check(len(game.players)):
+            return render_pad(game, evening, status=422, seating=form)
+        seats = (
+            evening.current.seating.seats if request.form.get("action") == "same" else form.seats()
+        )
+        game.seatings.append(SeatingRecord(number=evening.current.number + 1, seats=dict(seats)))
+        return None
+
+    return write_entry(lambda: scorers_game(game_id, BridgeGame), change)
+
+
+@bp.get("/<game_id>/sheet")
+def sheet(game_id: str) -> str:
+    """The whole evening on paper: every rubber's pad and the players' totals."""
+    game = bridge_game(game_id)
+    return render_template(
+        "bridge/sheet.html", game=game, evening=score_evening(game), live_game=game
+    )

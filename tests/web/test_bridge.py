@@ -1,0 +1,419 @@
+"""Bridge at home through the test client: a new evening, deals in the pad, the engine's word
+on every deal, corrections and deletions logged, undo, the next rubber's seats, the game file."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.bridge.models import BridgeGame
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game
+from scorekeeper.rules import bridge
+from tests.web.table import NONCE, TOKEN, text
+from tests.web.test_fuzz import database_content
+
+FOUR = ("Anne", "Bruno", "Chloé", "Denis")
+VERSION = re.compile(r'name="version" type="hidden" value="(\d+)"')
+
+
+class Evening:
+    """An evening at the table, played through the pages as a phone without JavaScript."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.url = ""
+
+    def start(self, form: str = "rubber", first_dealer: str = "N", **extra: str) -> str:
+        page = text(self.client.get("/bridge/new"))
+        token, nonce = TOKEN.search(page), NONCE.search(page)
+        assert token and nonce
+        data = {
+            "csrf_token": token.group(1),
+            "nonce": nonce.group(1),
+            **dict(zip(("north", "east", "south", "west"), FOUR, strict=True)),
+            "form": form,
+            "first_dealer": first_dealer,
+            **extra,
+        }
+        response = self.client.post("/bridge/new", data=data)
+        assert response.status_code == 302, text(response)
+        self.url = response.headers["Location"]
+        return self.url
+
+    def fields(self) -> dict[str, str]:
+        page = text(self.client.get(self.url))
+        token, version = TOKEN.search(page), VERSION.search(page)
+        assert token and version
+        return {"csrf_token": token.group(1), "version": version.group(1)}
+
+    def deal(self, number: int, **deal: Any):  # type: ignore[no-untyped-def]
+        data = {**self.fields(), **{name: str(value) for name, value in deal.items()}}
+        return self.client.post(f"{self.url}/deals/{number}", data=data)
+
+    def played(self, number: int, contract: str, declarer: str, result: int, **extra: Any) -> None:
+        parsed = bridge.Contract.parse(contract)
+        response = self.deal(
+            number,
+            level=parsed.level,
+            strain=parsed.strain.value,
+            declarer=declarer,
+            doubled=parsed.doubled,
+            result=result,
+            **extra,
+        )
+        assert response.status_code == 302, text(response)
+
+    def game(self, app: Flask) -> BridgeGame:
+        game = db.session.get(Game, self.url.rsplit("/", 1)[1])
+        assert isinstance(game, BridgeGame)
+        return game
+
+
+@pytest.fixture
+def evening(client: FlaskClient) -> Evening:
+    table = Evening(client)
+    table.start()
+    return table
+
+
+def test_the_home_and_new_game_pages_offer_bridge(client: FlaskClient) -> None:
+    assert 'href="/bridge/new"' in text(client.get("/"))
+    page = text(client.get("/new"))
+    assert 'href="/bridge/new"' in page and 'href="/ascenseur/new/escalier"' in page
+
+
+def test_a_rubber_won_two_games_to_one_matches_the_engine(evening: Evening, app: Flask) -> None:
+    evening.played(1, "4S", "N", 0, honours="NS-100")  # N-S game: 120 below, 100 honours
+    evening.played(2, "3NTX", "E", -1)  # E-W down one doubled, not vulnerable: 100 to N-S
+    evening.played(3, "4H", "E", 1)  # E-W game: 120 below, 30 above
+    evening.played(4, "2C", "S", 0)  # part-score 40
+    evening.played(5, "3NT", "N", 0)  # N-S second game: rubber 2-1, 500
+    page = text(evening.client.get(evening.url))
+    deals = [
+        bridge.RubberDeal("NS", bridge.Contract.parse("4S"), 10, bridge.Honours("NS", 100)),
+        bridge.RubberDeal("EW", bridge.Contract.parse("3NTX"), 8),
+        bridge.RubberDeal("EW", bridge.Contract.parse("4H"), 11),
+        bridge.RubberDeal("NS", bridge.Contract.parse("2C"), 8),
+        bridge.RubberDeal("NS", bridge.Contract.parse("3NT"), 9),
+    ]
+    rubber = bridge.score_rubber(deals)
+    assert rubber.finished and rubber.games_won == bridge.BySide(2, 1)
+    assert f'<tr class="totals"><td>{rubber.totals.ns}</td><td>{rubber.totals.ew}</td></tr>' in page
+    margin = rubber.totals.ns - rubber.totals.ew
+    assert f"Anne &amp; Chloé win by {margin}." in page
+    assert "Who sits where for the next one?" in page
+    assert f"+{margin}" in page and f"−{margin}" in page  # the players' running totals
+
+
+def test_a_bad_deal_is_refused_with_its_reason_and_nothing_changes(
+    evening: Evening, app: Flask
+) -> None:
+    cases = [
+        ({"level": 4, "strain": "S", "result": 0}, "Choose who played the contract."),
+        ({"strain": "S", "declarer": "N", "result": 0}, "Choose the level of the contract."),
+        ({"level": 7, "strain": "S", "declarer": "N", "result": 1}, "at most 0 overtricks"),
+        ({"level": 1, "strain": "S", "declarer": "N", "result": -8}, "at most 7 down"),
+        (
+            {"level": 3, "strain": "NT", "declarer": "N", "result": 0, "honours": "NS-100"},
+            "At no trump only the four aces in one hand count: 150.",
+        ),
+        ({"level": 3, "strain": "NT", "declarer": "N"}, "Tap the result of the deal"),
+        ({"level": 9, "strain": "S", "declarer": "N", "result": 0}, "Not a valid choice"),
+        ({"level": 3, "strain": "Z", "declarer": "Q", "result": "x"}, "Tap the result"),
+    ]
+    for deal, message in cases:
+        response = evening.deal(1, **deal)
+        assert response.status_code == 422, deal
+        assert message in text(response), (deal, text(response)[-3000:])
+    kept = text(evening.deal(1, level=4, strain="S", doubled=1, result=-2))
+    for name, value in (("level", "4"), ("strain", "S"), ("doubled", "1")):
+        assert re.search(
+            rf'<input checked id="{name}-\d" name="{name}" type="radio" value="{value}">', kept
+        )
+    with app.app_context():
+        assert evening.game(app).deals == []
+
+
+def test_a_passed_out_deal_is_one_tap_and_the_next_player_deals(evening: Evening) -> None:
+    assert evening.deal(1, result="passed", level=3).status_code == 302
+    page = text(evening.client.get(evening.url))
+    assert "Deal 2" in page and "passed out" in page
+    assert "<strong>Bruno</strong>" in page  # East deals the second deal
+
+
+def test_a_deal_sent_twice_is_entered_once_and_another_phones_is_shown_beside_mine(
+    evening: Evening, app: Flask
+) -> None:
+    fields = evening.fields()
+    deal = {"level": "4", "strain": "S", "declarer": "N", "result": "0"}
+    first = evening.client.post(f"{evening.url}/deals/1", data={**fields, **deal})
+    again = evening.client.post(f"{evening.url}/deals/1", data={**fields, **deal})
+    assert first.status_code == again.status_code == 302
+    other = {**deal, "level": "3", "strain": "NT"}
+    conflict = evening.client.post(f"{evening.url}/deals/1", data={**fields, **other})
+    assert conflict.status_code == 409
+    page = text(conflict)
+    assert "Deal 1 was entered on another phone" in page
+    assert "4♠ by N, made" in page and "3NT by N, made" in page
+    with app.app_context():
+        assert len(evening.game(app).deals) == 1
+
+
+def test_a_deal_is_corrected_and_deleted_and_both_are_logged(evening: Evening, app: Flask) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "2H", "E", -1)
+    edit = text(evening.client.get(f"{evening.url}/deals/1/edit"))
+    token = TOKEN.search(edit)
+    original = re.search(r'name="original" value="([^"]+)"', edit)
+    assert token and original
+    response = evening.client.post(
+        f"{evening.url}/deals/1/edit",
+        data={
+            "csrf_token": token.group(1),
+            "original": original.group(1),
+            "level": "4",
+            "strain": "S",
+            "declarer": "N",
+            "doubled": "1",
+            "result": "1",
+        },
+    )
+    assert response.status_code == 302
+    page = text(evening.client.get(evening.url))
+    assert "Deal 1 corrected; the pad is redrawn." in page
+    assert "Deal 1 corrected at" in page and "4♠ by N, made → 4♠X by N, +1" in page
+    fields = evening.fields()
+    response = evening.client.post(f"{evening.url}/deals/2/delete", data=fields)
+    assert response.status_code == 302
+    page = text(evening.client.get(evening.url))
+    assert "Deal 2 deleted at" in page and "(2♥ by E, −1)" in page
+    with app.app_context():
+        game = evening.game(app)
+        assert [record.values["doubled"] for record in game.deals] == [1]
+
+
+def test_undo_takes_back_the_last_deal_and_logs_it(evening: Evening, app: Flask) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "3NT", "S", 0)  # rubber over: a second rubber may start
+    fields = evening.fields()
+    evening.client.post(f"{evening.url}/seating", data={**fields, "action": "same"})
+    fields = evening.fields()
+    response = evening.client.post(f"{evening.url}/undo", data=fields)
+    assert response.status_code == 302
+    page = text(evening.client.get(evening.url))
+    assert "Deal 2: taken back (3NT by S, made)." in page
+    assert "Rubber 1" in page and "Rubber 2" not in page  # the rubber begun after it went too
+    with app.app_context():
+        assert len(evening.game(app).deals) == 1 and len(evening.game(app).seatings) == 1
+
+
+def test_the_next_rubber_asks_who_sits_where_and_keeps_the_players_totals(
+    evening: Evening, app: Flask
+) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "4S", "N", 0)  # N-S (Anne & Chloé) win 2-0: 120+120+700
+    fields = evening.fields()
+    bad = evening.client.post(
+        f"{evening.url}/seating",
+        data={**fields, "action": "change", "north": "0", "east": "0", "south": "2", "west": "3"},
+    )
+    assert bad.status_code == 422 and "Each player sits in one seat only." in text(bad)
+    response = evening.client.post(
+        f"{evening.url}/seating",
+        data={**fields, "action": "change", "north": "0", "east": "2", "south": "1", "west": "3"},
+    )
+    assert response.status_code == 302
+    evening.played(3, "4H", "E", 0)  # Chloé (East) now partners Denis
+    evening.played(4, "3NT", "W", 0)
+    with app.app_context():
+        from scorekeeper.bridge.evening import score_evening
+
+        scored = score_evening(evening.game(app))
+    # Rubber 1: N-S 940 (120, 120, 700). Rubber 2: E-W 920 (120, 100, 700), Chloé now East.
+    assert scored.points == (940 - 920, -940 - 920, 940 + 920, -940 + 920)
+    assert scored.hundreds == (9 - 9, -9 - 9, 9 + 9, -9 + 9)
+    page = text(evening.client.get(evening.url))
+    assert "Chloé &amp; Denis win by 920." in page
+
+
+def test_chicago_scores_its_four_deals_as_the_engine_does(client: FlaskClient, app: Flask) -> None:
+    table = Evening(client)
+    table.start(form="chicago", first_dealer="E")
+    table.played(1, "2S", "N", 0)
+    table.played(2, "2D", "N", 1)
+    table.played(3, "4H", "W", -2, honours="EW-100")
+    table.played(4, "1NT", "S", 0)
+    deals = [
+        bridge.RubberDeal("NS", bridge.Contract.parse("2S"), 8),
+        bridge.RubberDeal("NS", bridge.Contract.parse("2D"), 9),
+        bridge.RubberDeal("EW", bridge.Contract.parse("4H"), 8, bridge.Honours("EW", 100)),
+        bridge.RubberDeal("NS", bridge.Contract.parse("1NT"), 7),
+    ]
+    chicago = bridge.score_chicago(deals, first_dealer=bridge.Seat.EAST)
+    page = text(client.get(table.url))
+    assert chicago.wheel_complete and "Chicago wheel 1 is over" in page
+    assert re.search(
+        rf'<tr class="totals">.*?<td class="num">{chicago.totals.ns}</td><td class="num">'
+        rf"{chicago.totals.ew}</td>",
+        page,
+        re.DOTALL,
+    )
+
+
+def test_an_evening_exports_and_imports_again(
+    evening: Evening, app: Flask, client: FlaskClient
+) -> None:
+    evening.played(1, "4S", "N", 0, honours="NS-150")
+    evening.played(2, "6NTXX", "E", -3)
+    exported = client.get(f"{evening.url}/game.json")
+    document = json.loads(text(exported))
+    assert document["family"] == "bridge" and len(document["deals"]) == 2
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
+    response = client.post(
+        "/import",
+        data={"csrf_token": token.group(1), "file": (io.BytesIO(exported.get_data()), "g.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302 and response.headers["Location"].startswith("/bridge/")
+    copy = text(client.get(response.headers["Location"]))
+    assert (
+        text(client.get(evening.url)).count("6NTXX by E, −3") == copy.count("6NTXX by E, −3") == 1
+    )
+    spoiled = {**document, "deals": [{**document["deals"][0], "declarer": None}]}
+    response = client.post(
+        "/import",
+        data={
+            "csrf_token": token.group(1),
+            "file": (io.BytesIO(json.dumps(spoiled).encode()), "g.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422 and "deals › 1" in text(response)
+
+
+def test_the_sheet_shows_every_rubber_and_a_viewer_cannot_enter(
+    evening: Evening, app: Flask
+) -> None:
+    evening.played(1, "4S", "N", 0)
+    sheet = text(evening.client.get(f"{evening.url}/sheet"))
+    assert "Rubber 1" in sheet and "The evening" in sheet
+    viewer = app.test_client()
+    page = text(viewer.get(evening.url))
+    assert "You are looking on" in page and 'name="level"' not in page
+    token = TOKEN.search(text(viewer.get("/bridge/new")))
+    assert token
+    refused = viewer.post(
+        f"{evening.url}/deals/2",
+        data={
+            "csrf_token": token.group(1),
+            "level": "1",
+            "strain": "C",
+            "declarer": "N",
+            "result": "0",
+        },
+    )
+    assert refused.status_code == 403
+
+
+FUZZ_FIELDS = [
+    "csrf_token",
+    "version",
+    "nonce",
+    "north",
+    "east",
+    "south",
+    "west",
+    "form",
+    "as_duplicate",
+    "first_dealer",
+    "level",
+    "strain",
+    "declarer",
+    "doubled",
+    "honours",
+    "result",
+    "original",
+    "action",
+]
+FUZZ_VALUES = st.one_of(
+    st.text(max_size=20),
+    st.integers(-(10**9), 10**9).map(str),
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "1",
+            "4",
+            "7",
+            "8",
+            "-1",
+            "-13",
+            "-14",
+            "passed",
+            "S",
+            "NT",
+            "N",
+            "W",
+            "X",
+            "NS-100",
+            "EW-150",
+            "NS-999",
+            "same",
+            "change",
+            "chicago",
+            "rubber",
+            "y",
+            "\x00",
+        ]
+    ),
+)
+
+
+@settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    route=st.sampled_from(
+        [
+            "new",
+            "GAME/deals/3",
+            "GAME/deals/2",
+            "GAME/deals/1/edit",
+            "GAME/deals/9/edit",
+            "GAME/deals/1/delete",
+            "GAME/seating",
+            "GAME/undo",
+        ]
+    ),
+    fields=st.dictionaries(st.sampled_from(FUZZ_FIELDS), FUZZ_VALUES, max_size=10),
+    token=st.booleans(),
+)
+def test_no_post_breaks_an_evening_or_changes_what_it_refuses(
+    app: Flask, client: FlaskClient, route: str, fields: dict[str, str], token: bool
+) -> None:
+    table = Evening(client)
+    table.start()
+    table.played(1, "4S", "N", 0)
+    table.played(2, "2H", "E", -1)
+    url = "/bridge/" + route.replace("GAME", table.url.rsplit("/", 1)[1])
+    form = dict(fields)
+    if token:
+        form["csrf_token"] = table.fields()["csrf_token"]
+    before = database_content(app)
+    response = client.post(url, data=form)
+    assert response.status_code < 500, text(response)
+    if response.status_code >= 400:
+        assert database_content(app) == before, (url, form, response.status_code)
