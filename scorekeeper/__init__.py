@@ -64,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import access, assets, compression, errors, i18n, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.bridge import bp as bridge_bp
+    from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.games import page_cache
     from scorekeeper.games.views import bp as games_bp
@@ -86,6 +87,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The families: each registers itself with the core when imported.
     app.register_blueprint(ascenseur_bp)
     app.register_blueprint(bridge_bp)
+    app.register_blueprint(echelons_bp)
     return app
 
 

@@ -1,0 +1,121 @@
+"""Échelons as the table core knows it: a log or a race match, how one reads in the list of
+games, its game file, how its last game is taken back, its log's lines; and the helpers its
+own pages use (registered for its blueprint alone)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from flask import url_for
+from flask_babel import format_datetime, format_percent, format_time
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from scorekeeper.echelons import bp
+from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
+from scorekeeper.games.models import Correction, Game
+from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
+from scorekeeper.rules import echelons
+
+
+class CorrectionKind(StrEnum):
+    """What a line of a log's or a match's corrections log records."""
+
+    GAME = "game"
+    """A game corrected (old and new: the entry's code)."""
+    DELETED = "game-deleted"
+    UNDO_GAME = "undo-game"
+
+
+def new_games() -> list[NewGame]:
+    return [
+        NewGame(
+            url_for("echelons.setup"),
+            str(_l("Échelons (Klondike patience)")),
+            str(_l("A log of your games, to see whether you are getting better; or a race.")),
+        )
+    ]
+
+
+def summary(game: Game) -> Summary:
+    assert isinstance(game, EchelonsGame)
+    when = _("last change %(when)s", when=format_datetime(game.updated_at, "short"))
+    if game.race:
+        wins_a, wins_b, draws = echelons.race_tally(game.winners)
+        detail = _("Race: %(a)d – %(b)d, %(draws)d drawn", a=wins_a, b=wins_b, draws=draws)
+    else:
+        stats = echelons.log_statistics(game.patience_games)
+        detail = _(
+            "Patience log: %(games)d games, %(rate)s won",
+            games=stats.games,
+            rate=format_percent(stats.win_rate),
+        )
+    return Summary(", ".join(game.names), f"{detail} · {when}", finished=False)
+
+
+def take_back(game: Game) -> TakenBack | None:
+    assert isinstance(game, EchelonsGame)
+    if not game.entries:
+        return None
+    record = game.entries[-1]
+    game.entries.remove(record)
+    place = len(game.entries) + 1
+    logged = [Correction(number=place, kind=CorrectionKind.UNDO_GAME, old=record.code)]
+    return TakenBack(logged, _("Game %(number)d: taken back.", number=place))
+
+
+def describe(game: Game, change: Correction) -> str:
+    details = {
+        "number": change.number,
+        "time": format_time(change.made_at, "short"),
+        "old": change.old or "",
+        "new": change.new or "",
+    }
+    if change.kind == CorrectionKind.GAME:
+        return _("Game %(number)d corrected at %(time)s: %(old)s → %(new)s", **details)
+    if change.kind == CorrectionKind.DELETED:
+        return _("Game %(number)d deleted at %(time)s (%(old)s)", **details)
+    return _("Game %(number)d at %(time)s: taken back (%(old)s)", **details)
+
+
+def file_stem(game: Game) -> str:
+    assert isinstance(game, EchelonsGame)
+    kind = "race" if game.race else "log"
+    return f"echelons-{kind}-{game.created_at:%Y-%m-%d}-{game.id}"
+
+
+def _export(game: Game) -> dict[str, Any]:
+    from scorekeeper.echelons.transfer import game_to_json
+
+    return game_to_json(game)
+
+
+def _import(raw: bytes) -> Game:
+    from scorekeeper.echelons.transfer import game_from_json
+
+    return game_from_json(raw)
+
+
+FAMILY = register(
+    Family(
+        key="echelons",
+        name=lambda: str(_l("Échelons (patience)")),
+        game=EchelonsGame,
+        entries=(PatienceRecord,),
+        page="echelons.page",
+        start="echelons.setup",
+        new_games=new_games,
+        summary=summary,
+        export=_export,
+        read_file=_import,
+        take_back=take_back,
+        describe=describe,
+        file_stem=file_stem,
+    )
+)
+
+
+@bp.context_processor
+def template_helpers() -> dict[str, Any]:
+    return {"correction_text": describe, "format_percent": format_percent}

@@ -1,0 +1,178 @@
+"""Échelons through the test client: a log of games with its statistics matching an independent
+count, a race match and its tally, refused entries that change nothing, corrections, the file."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from datetime import date, timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.echelons.models import EchelonsGame
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game
+from tests.web.table import NONCE, TOKEN, text
+
+VERSION = re.compile(r'name="version" type="hidden" value="(\d+)"')
+
+
+class Log:
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.url = ""
+
+    def start(self, *names: str) -> str:
+        page = text(self.client.get("/echelons/new"))
+        token, nonce = TOKEN.search(page), NONCE.search(page)
+        assert token and nonce
+        data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "player_a": names[0]}
+        if len(names) == 2:
+            data.update(kind="race", player_b=names[1])
+        response = self.client.post("/echelons/new", data=data)
+        assert response.status_code == 302, text(response)
+        self.url = response.headers["Location"]
+        return self.url
+
+    def post(self, **fields: object):  # type: ignore[no-untyped-def]
+        page = text(self.client.get(self.url))
+        token, version = TOKEN.search(page), VERSION.search(page)
+        assert token and version
+        data = {"csrf_token": token.group(1), "version": version.group(1)}
+        data.update({name: str(value) for name, value in fields.items()})
+        return self.client.post(f"{self.url}/games", data=data)
+
+    def entries(self, app: Flask) -> int:
+        with app.app_context():
+            game = db.session.get(Game, self.url.rsplit("/", 1)[1])
+            assert isinstance(game, EchelonsGame)
+            return len(game.entries)
+
+
+def test_a_month_of_patience_games_and_its_statistics(client: FlaskClient, app: Flask) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    start = date(2026, 11, 2)
+    cards = [52, 31, 52, 52, 48, 52, 52, 52, 7, 52] * 3
+    for day, home in enumerate(cards):
+        played_on = (start + timedelta(days=day)).isoformat()
+        fields = {"result": "won"} if home == 52 else {"result": "cards", "cards_home": home}
+        assert log.post(played_on=played_on, **fields).status_code == 302
+    page = text(client.get(log.url))
+    outcomes = "".join("W" if home == 52 else "L" for home in cards)
+    wins = outcomes.count("W")
+    longest = max(len(run) for run in outcomes.split("L"))
+    current = len(outcomes) - len(outcomes.rstrip("W"))
+    stats = dict(re.findall(r"<dt>([^<]+)</dt><dd>(\d+)", page))
+    assert int(stats["Games"]) == len(cards) and int(stats["Won"]) == wins
+    assert int(stats["Wins in a row now"]) == current and int(stats["Longest run"]) == longest
+    assert f"{sum(cards) / len(cards):.1f}" in page
+    assert page.count("<rect ") == len(cards)  # the chart: one bar a game
+    assert "November 2026" in page and "December 2026" in page
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"result": "cards"}, "Type how many cards reached the foundations."),
+        ({"result": "cards", "cards_home": 52}, "from 0 to 51"),
+        ({"result": "cards", "cards_home": "x"}, "Not a valid integer value"),
+        ({"result": "won", "minutes": 0}, "from 1 to 1440 minutes"),
+        ({"result": "won", "played_on": "yesterday"}, "Not a valid date value"),
+        ({"result": "maybe"}, "Tap Won"),
+    ],
+)
+def test_a_refused_game_says_why_and_changes_nothing(
+    client: FlaskClient, app: Flask, fields: dict[str, object], message: str
+) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    response = log.post(**{"played_on": "2026-11-20", **fields})
+    assert response.status_code == 422 and message in text(response)
+    assert log.entries(app) == 0
+
+
+def test_a_race_match_and_its_tally(client: FlaskClient, app: Flask) -> None:
+    race = Log(client)
+    race.start("Zoé", "Yann")
+    for a, b in ((0, 7), (9, 0), (3, 8), (5, 5)):
+        assert race.post(left_a=a, left_b=b, played_on="2026-11-20").status_code == 302
+    refused = race.post(left_a=0, left_b=0, played_on="2026-11-20")
+    assert refused.status_code == 422
+    assert "Both players cannot have placed every card" in text(refused)
+    page = text(client.get(race.url))
+    assert re.search(r"<strong>Zoé 2</strong> – <strong>1 Yann</strong>", page)
+    assert "(1 draw)" in page and race.entries(app) == 4
+
+
+def test_a_game_is_corrected_deleted_and_taken_back_and_each_is_logged(
+    client: FlaskClient, app: Flask
+) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    log.post(result="won", played_on="2026-11-20")
+    log.post(result="cards", cards_home=20, played_on="2026-11-21")
+    log.post(result="cards", cards_home=30, played_on="2026-11-22")
+    edit = text(client.get(f"{log.url}/games/2/edit"))
+    token, version = TOKEN.search(edit), VERSION.search(edit)
+    assert token and version
+    response = client.post(
+        f"{log.url}/games/2/edit",
+        data={
+            "csrf_token": token.group(1),
+            "version": version.group(1),
+            "result": "won",
+            "played_on": "2026-11-21",
+        },
+    )
+    assert response.status_code == 302
+    page = text(client.get(log.url))
+    assert "Game 2 corrected at" in page and "20 2026-11-21 → 52 2026-11-21" in page
+    delete = text(client.get(f"{log.url}/games/1/edit"))
+    token, version = TOKEN.search(delete), VERSION.search(delete)
+    assert token and version
+    client.post(
+        f"{log.url}/games/1/delete",
+        data={"csrf_token": token.group(1), "version": version.group(1)},
+    )
+    page = text(client.get(log.url))
+    token, version = (
+        TOKEN.search(page),
+        re.findall(r'name="version" type="hidden" value="(\d+)"', page),
+    )
+    assert token and version
+    client.post(f"{log.url}/undo", data={"csrf_token": token.group(1), "version": version[-1]})
+    page = text(client.get(log.url))
+    assert "Game 1 deleted at" in page and "Game 2 at" in page and "taken back" in page
+    assert log.entries(app) == 1
+
+
+def test_a_log_exports_and_imports_again(client: FlaskClient, app: Flask) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    log.post(result="won", played_on="2026-11-20", minutes=14)
+    log.post(result="cards", cards_home=12, played_on="2026-11-21")
+    exported = client.get(f"{log.url}/game.json").get_data()
+    assert json.loads(exported)["family"] == "echelons"
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
+    response = client.post(
+        "/import",
+        data={"csrf_token": token.group(1), "file": (io.BytesIO(exported), "g.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302 and "/echelons/" in response.headers["Location"]
+    spoiled = json.loads(exported)
+    spoiled["games"][0]["cards_home"] = 53
+    response = client.post(
+        "/import",
+        data={
+            "csrf_token": token.group(1),
+            "file": (io.BytesIO(json.dumps(spoiled).encode()), "g.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422 and "games › 1 › cards_home" in text(response)
