@@ -55,6 +55,11 @@ def upgrade():
 
 
 def downgrade():
+    # Before the table core, a game was an Ascenseur game: the other families' games go.
+    others = "SELECT id FROM game WHERE family <> 'ascenseur'"
+    for table in ("player", "correction", "browser_game"):
+        op.execute(f"DELETE FROM {table} WHERE game_id IN ({others})")
+    op.execute("DELETE FROM game WHERE family <> 'ascenseur'")
     with op.batch_alter_table("correction", schema=None) as batch_op:
         batch_op.alter_column("kind", new_column_name="field", existing_type=sa.String(length=20), existing_nullable=False)
         batch_op.alter_column("number", new_column_name="round_number", existing_type=sa.Integer(), existing_nullable=False)

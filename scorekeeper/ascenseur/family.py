@@ -169,5 +169,4 @@ def template_helpers() -> dict[str, Any]:
         "score": score,
         "choice_label": choice_label,
         "scoring_text": scoring_text,
-        "correction_text": describe,
     }

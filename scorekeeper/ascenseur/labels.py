@@ -174,7 +174,7 @@ def scoring_text(scoring: rules.Scoring) -> str:
         missed = _("missed: −%(per)d per trick off", per=per)
     else:
         missed = _("missed: −%(flat)d", flat=flat)
-    return f"{made}; {missed}"
+    return _("%(made)s; %(missed)s", made=made, missed=missed)
 
 
 RULE_TITLES = {

@@ -7,13 +7,12 @@ import re
 from typing import Any
 
 from flask import abort, flash, render_template, request, url_for
-from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit, remember
+from scorekeeper.access import is_scorer, new_games_limit
 from scorekeeper.ascenseur import bp
-from scorekeeper.ascenseur.family import round_text
+from scorekeeper.ascenseur.family import FAMILY, round_text
 from scorekeeper.ascenseur.forms import RoundForm, SetupForm, options, round_form
 from scorekeeper.ascenseur.labels import (
     PRESET_DESCRIPTIONS,
@@ -26,10 +25,10 @@ from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRec
 from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players, variant_from_form
 from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
 from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_base, share_links
-from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
+from scorekeeper.games.links import share_links
+from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
-from scorekeeper.games.page_cache import cached_page
+from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
@@ -88,19 +87,9 @@ def setup(preset: str) -> str | Response | tuple[str, int]:
                 first_dealer=form.first_dealer.data,
                 players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
             )
-            return start_new_game(game, form.nonce.data, same_table)
+            return start_new_game(game, form.nonce.data)
     status = 200 if action == "preview" and valid and names_ok and not errors else 422
     return render_setup(preset, base, form, game_preview, errors), status
-
-
-def same_table(first: AscenseurGame, second: AscenseurGame) -> bool:
-    """Whether two new games are the same table: the same form sent twice starts one game."""
-    return (first.preset, first.house_rules, first.first_dealer, first.names) == (
-        second.preset,
-        second.house_rules,
-        second.first_dealer,
-        second.names,
-    )
 
 
 def render_setup(
@@ -209,9 +198,6 @@ def render_play(
 @bp.get("/<game_id>")
 def play(game_id: str) -> Response | str:
     """The round being played: who deals, how many cards, bids then tricks; the standings."""
-    version = stored_version(game_id)
-    if version is None:
-        abort(404)
 
     def draw() -> str:
         game = ascenseur_game(game_id)
@@ -219,9 +205,7 @@ def play(game_id: str) -> Response | str:
 
     if request.args:  # numbers handed back by "take back": this page is drawn for them alone
         return draw()
-    remember(game_id)
-    key = (game_id, version, is_scorer(game_id), str(get_locale()), str(get_timezone()))
-    return cached_page(key, draw, share_base)
+    return kept_game_page(FAMILY, game_id, draw)
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

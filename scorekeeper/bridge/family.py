@@ -14,10 +14,12 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.bridge import bp
+from scorekeeper.bridge.evening import score_evening
 from scorekeeper.bridge.labels import (
     PAD_ITEMS,
     SEAT_LETTERS,
     SEAT_NAMES,
+    VULNERABLE_SIDES,
     contract_label,
     deal_text,
     result_label,
@@ -26,6 +28,7 @@ from scorekeeper.bridge.labels import (
     vulnerability_label,
 )
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
+from scorekeeper.bridge.transfer import game_from_json, game_to_json
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules.bridge import Seat, Side
@@ -89,8 +92,6 @@ def new_games() -> list[NewGame]:
 
 
 def summary(game: Game) -> Summary:
-    from scorekeeper.bridge.evening import score_evening
-
     assert isinstance(game, BridgeGame)
     evening = score_evening(game)
     kind = _("Chicago") if game.chicago else _("Rubber bridge")
@@ -138,18 +139,6 @@ def file_stem(game: Game) -> str:
     return f"bridge-{kind}-{game.created_at:%Y-%m-%d}-{game.id}"
 
 
-def _export(game: Game) -> dict[str, Any]:
-    from scorekeeper.bridge.transfer import game_to_json
-
-    return game_to_json(game)
-
-
-def _import(raw: bytes) -> Game:
-    from scorekeeper.bridge.transfer import game_from_json
-
-    return game_from_json(raw)
-
-
 FAMILY = register(
     Family(
         key="bridge",
@@ -160,8 +149,8 @@ FAMILY = register(
         start="bridge.setup",
         new_games=new_games,
         summary=summary,
-        export=_export,
-        read_file=_import,
+        export=game_to_json,
+        read_file=game_from_json,
         take_back=take_back,
         describe=describe,
         file_stem=file_stem,
@@ -191,7 +180,7 @@ def template_helpers() -> dict[str, Any]:
         "result_label": result_label,
         "side_label": side_label,
         "vulnerability_label": vulnerability_label,
+        "vulnerable_sides": VULNERABLE_SIDES,
         "deal_text": deal_text,
         "partners_label": partners_label,
-        "correction_text": describe,
     }

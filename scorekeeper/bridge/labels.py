@@ -46,6 +46,15 @@ def vulnerability_label(vulnerability: Vulnerability) -> str:
     }[vulnerability]
 
 
+VULNERABLE_SIDES = {
+    Vulnerability.NONE: "–",
+    Vulnerability.NS: _l("N-S"),
+    Vulnerability.EW: _l("E-W"),
+    Vulnerability.ALL: _l("all"),
+}
+"""Who is vulnerable, in a few letters for a table's cell."""
+
+
 def side_label(side: Side) -> str:
     return _("North-South") if side is Side.NS else _("East-West")
 
@@ -107,6 +116,15 @@ RULE_MESSAGES = {
         "The rubber ended on deal %(ended)s; deal %(value)s belongs to a new rubber."
     ),
     BridgeRule.DEAL_NUMBER: _l("Deals are numbered from 1, not %(value)s."),
+    BridgeRule.ROUNDS_ORDER: _l(
+        "The deals come rubber after rubber: rubber %(value)s comes too late."
+    ),
+    BridgeRule.ROUND_SEATS: _l("Rubber %(value)s has deals but nobody sitting at the table."),
+    BridgeRule.ROUND_UNFINISHED: _l(
+        "Rubber %(value)s would not be over any more, and the next one has begun: "
+        "take back the next one's deals first."
+    ),
+    BridgeRule.WHEEL_OVER: _l("Chicago wheel %(value)s has four deals already."),
 }
 
 

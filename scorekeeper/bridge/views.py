@@ -7,23 +7,22 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, render_template, request, url_for
-from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit, remember
+from scorekeeper.access import is_scorer, new_games_limit
 from scorekeeper.bridge import bp
 from scorekeeper.bridge.evening import Evening, score_evening
-from scorekeeper.bridge.family import CorrectionKind, deal_code
+from scorekeeper.bridge.family import FAMILY, CorrectionKind, deal_code
 from scorekeeper.bridge.forms import RESULTS, SEATS, DealForm, SeatingForm, SetupForm, choices
 from scorekeeper.bridge.labels import deal_text, rule_message
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
 from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
 from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_base, share_links
-from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
+from scorekeeper.games.links import share_links
+from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
-from scorekeeper.games.page_cache import cached_page
+from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.rules.common import RuleError
 
@@ -49,24 +48,23 @@ def setup() -> str | Response | tuple[str, int]:
         players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
         seatings=[SeatingRecord(number=1, seats={seat.value: n for n, seat in enumerate(SEATS)})],
     )
-    return start_new_game(game, form.nonce.data, same_table)
-
-
-def same_table(first: BridgeGame, second: BridgeGame) -> bool:
-    return (first.settings, first.names) == (second.settings, second.names)
+    return start_new_game(game, form.nonce.data)
 
 
 # --- The pad ----------------------------------------------------------------------------------
 
 
-def deal_form(game: BridgeGame, evening: Evening, **kwargs: Any) -> DealForm:
-    """The deal form, its declarer buttons named after who sits there now."""
+def deal_form(game: BridgeGame, seating: SeatingRecord, **kwargs: Any) -> DealForm:
+    """The deal form, its declarer buttons named after who sat there for the deal's rubber."""
     form = DealForm(**kwargs)
-    current = evening.current
     form.declarer.choices = choices(
-        [(seat.value, game.names[current.player(seat)]) for seat in SEATS]
+        [(seat.value, game.names[seating.player_at(seat)]) for seat in SEATS]
     )
     return form
+
+
+def seating_of(game: BridgeGame, record: DealRecord) -> SeatingRecord:
+    return next(s for s in game.seatings if s.number == record.rubber)
 
 
 def seating_form(game: BridgeGame, evening: Evening, **kwargs: Any) -> SeatingForm:
@@ -95,9 +93,17 @@ def render_pad(
     scorer = is_scorer(game.id)
     current = evening.current
     if scorer and form is None and not current.finished:
-        form = deal_form(game, evening, formdata=None, data={"version": game.version})
+        data = {"version": game.version}
+        form = deal_form(game, current.seating, formdata=None, data=data)
     if scorer and seating is None and current.finished:
         seating = seating_form(game, evening, formdata=None)
+    pairings = {
+        action: [
+            [game.names[seats["N"]], game.names[seats["S"]]],
+            [game.names[seats["E"]], game.names[seats["W"]]],
+        ]
+        for action, seats in partnerships(current.seating).items()
+    }
     return render_template(
         "bridge/pad.html",
         game=game,
@@ -105,6 +111,7 @@ def render_pad(
         current=current,
         form=form,
         seating=seating,
+        pairings=pairings,
         results=RESULTS,
         scorer=scorer,
         undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
@@ -120,16 +127,11 @@ def render_pad(
 @bp.get("/<game_id>")
 def pad(game_id: str) -> Response | str:
     """The pad: the next deal to enter, the rubber so far, the evening's totals."""
-    version = stored_version(game_id)
-    if version is None:
-        abort(404)
 
     def draw() -> str:
         return render_pad(bridge_game(game_id))[0]
 
-    remember(game_id)
-    key = (game_id, version, is_scorer(game_id), str(get_locale()), str(get_timezone()))
-    return cached_page(key, draw, share_base)
+    return kept_game_page(FAMILY, game_id, draw)
 
 
 def put_deal(record: DealRecord, form: DealForm) -> None:
@@ -162,7 +164,7 @@ def enter_deal(game_id: str, number: int) -> Outcome:
 
     def change(game: BridgeGame) -> Outcome | None:
         evening = score_evening(game)
-        form = deal_form(game, evening)
+        form = deal_form(game, evening.current.seating)
         if len(game.deals) + 1 != number:
             return entered_elsewhere(game, evening, form, number)
         if evening.current.finished:
@@ -178,7 +180,11 @@ def enter_deal(game_id: str, number: int) -> Outcome:
             return render_pad(game, evening, form, 422)
         return None
 
-    return write_entry(lambda: scorers_game(game_id, BridgeGame), change)
+    def entered(game: BridgeGame) -> None:
+        deal = deal_text(game.deals[-1])
+        flash(_("Deal %(number)d entered: %(deal)s.", number=number, deal=deal))
+
+    return write_entry(lambda: scorers_game(game_id, BridgeGame), change, entered)
 
 
 def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number: int) -> Outcome:
@@ -244,11 +250,11 @@ def edit_deal(game_id: str, number: int) -> Outcome:
 
     def change(game: BridgeGame) -> Outcome | None:
         record = deal_or_404(game, number)
-        evening = score_evening(game)
+        seating = seating_of(game, record)
         if request.method == "GET":
-            form = deal_form(game, evening, data={**form_data(record), "version": game.version})
+            form = deal_form(game, seating, data={**form_data(record), "version": game.version})
             return render_edit(game, record, form)
-        form = deal_form(game, evening)
+        form = deal_form(game, seating)
         original = request.form.get("original")
         if original is not None and original != deal_code(record):
             form.form_errors.append(
@@ -262,12 +268,14 @@ def edit_deal(game_id: str, number: int) -> Outcome:
             return render_edit(game, record, form, 409)
         if not form.check():
             return render_edit(game, record, form, 422)
-        old = deal_code(record)
+        old, saved = deal_code(record), record.values
         put_deal(record, form)
         if deal_code(record) == old:
             flash(_("Deal %(number)d is unchanged.", number=number))
             return game_page(game)
-        if rescored(game, form) is None:
+        if rescored(game, form) is None:  # the deal as it was, shown and compared again
+            for name, value in saved.items():
+                setattr(record, name, value)
             return render_edit(game, record, form, 422)
         game.corrections.append(
             Correction(number=number, kind=CorrectionKind.DEAL, old=old, new=deal_code(record))
@@ -330,15 +338,29 @@ def next_rubber(game_id: str) -> Outcome:
         if not evening.current.finished:
             return game_page(game)  # sent twice: the next rubber has begun
         form = seating_form(game, evening, formdata=request.form)
-        if request.form.get("action") != "same" and not form.check(len(game.players)):
+        action = request.form.get("action", "")
+        pairings = partnerships(evening.current.seating)
+        if action in pairings:
+            seats = pairings[action]
+        elif not form.check(len(game.players)):
             return render_pad(game, evening, status=422, seating=form)
-        seats = (
-            evening.current.seating.seats if request.form.get("action") == "same" else form.seats()
-        )
+        else:
+            seats = form.seats()
         game.seatings.append(SeatingRecord(number=evening.current.number + 1, seats=dict(seats)))
         return None
 
     return write_entry(lambda: scorers_game(game_id, BridgeGame), change)
+
+
+def partnerships(seating: SeatingRecord) -> dict[str, dict[str, int]]:
+    """The three ways four players can pair up, North staying where they are: the same seats,
+    North with East's player, North with West's."""
+    north, east, south, west = (seating.player_at(seat) for seat in SEATS)
+    return {
+        "same": dict(seating.seats),
+        "with-east": {"N": north, "S": east, "E": south, "W": west},
+        "with-west": {"N": north, "S": west, "E": east, "W": south},
+    }
 
 
 @bp.get("/<game_id>/sheet")

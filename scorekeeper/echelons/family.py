@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.echelons import bp
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
+from scorekeeper.echelons.transfer import game_from_json, game_to_json
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules import echelons
@@ -85,18 +86,6 @@ def file_stem(game: Game) -> str:
     return f"echelons-{kind}-{game.created_at:%Y-%m-%d}-{game.id}"
 
 
-def _export(game: Game) -> dict[str, Any]:
-    from scorekeeper.echelons.transfer import game_to_json
-
-    return game_to_json(game)
-
-
-def _import(raw: bytes) -> Game:
-    from scorekeeper.echelons.transfer import game_from_json
-
-    return game_from_json(raw)
-
-
 FAMILY = register(
     Family(
         key="echelons",
@@ -107,8 +96,8 @@ FAMILY = register(
         start="echelons.setup",
         new_games=new_games,
         summary=summary,
-        export=_export,
-        read_file=_import,
+        export=game_to_json,
+        read_file=game_from_json,
         take_back=take_back,
         describe=describe,
         file_stem=file_stem,
@@ -118,4 +107,4 @@ FAMILY = register(
 
 @bp.context_processor
 def template_helpers() -> dict[str, Any]:
-    return {"correction_text": describe, "format_percent": format_percent}
+    return {"format_percent": format_percent}

@@ -9,21 +9,21 @@ from datetime import date, datetime
 from typing import Any
 
 from flask import abort, flash, render_template, request, url_for
-from flask_babel import get_locale, get_timezone
+from flask_babel import get_timezone
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit, remember
+from scorekeeper.access import is_scorer, new_games_limit
 from scorekeeper.echelons import bp
-from scorekeeper.echelons.family import CorrectionKind
+from scorekeeper.echelons.family import FAMILY, CorrectionKind
 from scorekeeper.echelons.forms import LogForm, RaceForm, SetupForm
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
 from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
 from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_base, share_links
-from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
+from scorekeeper.games.links import share_links
+from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
-from scorekeeper.games.page_cache import cached_page
+from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.rules import echelons
 
@@ -50,9 +50,7 @@ def setup() -> str | Response | tuple[str, int]:
         race=form.kind.data == "race",
         players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
     )
-    return start_new_game(
-        game, form.nonce.data, lambda a, b: (a.settings, a.names) == (b.settings, b.names)
-    )
+    return start_new_game(game, form.nonce.data)
 
 
 @dataclass(frozen=True)
@@ -115,23 +113,11 @@ def render_page(
 @bp.get("/<game_id>")
 def page(game_id: str) -> Response | str:
     """The log and its statistics, or the race and its tally; and the next game to log."""
-    version = stored_version(game_id)
-    if version is None:
-        abort(404)
 
     def draw() -> str:
         return render_page(get_game_or_404(game_id, EchelonsGame))[0]
 
-    remember(game_id)
-    key = (
-        game_id,
-        version,
-        is_scorer(game_id),
-        str(get_locale()),
-        str(get_timezone()),
-        table_today(),
-    )
-    return cached_page(key, draw, share_base)
+    return kept_game_page(FAMILY, game_id, draw, table_today())
 
 
 def put_entry(record: PatienceRecord, form: LogForm | RaceForm) -> None:

@@ -62,13 +62,18 @@ def write_entry(
     abort(409)
 
 
-def start_new_game(game: G, nonce: str | None, same: Callable[[G, G], bool]) -> Response:
+def start_new_game(game: Game, nonce: str | None) -> Response:
     """Store a new game and go to its page. The same form sent twice (a double tap, a retry)
-    starts one game; sent again with other players or settings (``same`` says), another."""
+    starts one game; sent again with other players or settings, another."""
     key = form_key(nonce)
     existing = game_started_by(key)
     if existing is not None:
-        if isinstance(existing, type(game)) and same(existing, game):
+        same = (existing.family, existing.settings, existing.names) == (
+            game.family,
+            game.settings,
+            game.names,
+        )
+        if same:
             remember(existing.id, scorer=True)
             return game_page(existing)
         key = None  # the form was changed and sent again: a game of its own

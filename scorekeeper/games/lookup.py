@@ -15,7 +15,7 @@ from scorekeeper.games.models import Game
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
-VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
 
 
 def get_game_or_404(game_id: str, kind: type[G]) -> G:
@@ -33,13 +33,15 @@ def scorers_game(game_id: str, kind: type[G]) -> G:
     return game
 
 
-def stored_version(game_id: str) -> int | None:
-    """The game's version as the database has it now. Every phone asks for it every few
-    seconds, so the query skips the ORM's session."""
+def stored_version(game_id: str, family: str) -> int | None:
+    """The version of the game of this family, as the database has it now; ``None`` if there
+    is no such game. Every phone asks for it every few seconds, so the query skips the ORM's
+    session."""
     if not GAME_ID.fullmatch(game_id):
         return None
     with db.engine.connect() as connection:
-        return connection.execute(VERSION, {"game_id": game_id}).scalar_one_or_none()
+        row = connection.execute(STATE, {"game_id": game_id}).one_or_none()
+    return row.version if row is not None and row.family == family else None
 
 
 def game_started_by(key: str | None) -> Game | None:

@@ -6,16 +6,34 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable, Hashable
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, request
+from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 
-from scorekeeper.access import remember, require_scorer
+from scorekeeper.access import is_scorer, remember, require_scorer
 from scorekeeper.games.entries import game_page, save
 from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import qr_svg, share_links
+from scorekeeper.games.links import qr_svg, share_base, share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
+from scorekeeper.games.page_cache import cached_page
 from scorekeeper.games.registry import Family
+
+
+def kept_game_page(
+    family: Family, game_id: str, draw: Callable[[], str], *varies: Hashable
+) -> Response | str:
+    """A game's page, kept as drawn under what it shows (see page_cache): its family and id,
+    its version, scorer or viewer, the language and the time zone, and what else it
+    ``varies`` with (the day, for a form that offers today's date)."""
+    version = stored_version(game_id, family.key)
+    if version is None:
+        abort(404)
+    remember(game_id)
+    scorer = is_scorer(game_id)
+    key = (family.key, game_id, version, scorer, str(get_locale()), str(get_timezone()), *varies)
+    return cached_page(key, draw, share_base)
 
 
 def add_table_routes(bp: Blueprint, family: Family) -> None:
@@ -24,7 +42,7 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
     @bp.get("/<game_id>/version")
     def game_version(game_id: str) -> Response:
         """The game's version, for the pages that follow it live: 304 while nothing changed."""
-        version = stored_version(game_id)
+        version = stored_version(game_id, family.key)
         if version is None:
             abort(404)
         etag = f"{game_id}-{version}"
@@ -61,7 +79,8 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
 
     @bp.post("/<game_id>/undo")
     def undo(game_id: str) -> Response:
-        """Take back the last entry; what is taken back is logged and offered again."""
+        """Take back the last entry; what is taken back is shown and logged (and, where the
+        family can, filled in again)."""
         game = scorers_game(game_id, family.game)
         form = ConfirmForm()
         changed = _("The game changed since this page was drawn; nothing was undone.")

@@ -23,7 +23,7 @@ from scorekeeper.games.entries import game_page
 from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.helpers import signed
 from scorekeeper.games.lookup import game_started_by
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, family_of
 from scorekeeper.games.transfer import TransferError, read_game_file
 
@@ -31,6 +31,12 @@ bp = Blueprint("games", __name__)
 
 
 bp.add_app_template_global(signed, "signed")
+
+
+@bp.app_template_global()
+def correction_text(game: Game, change: Correction) -> str:
+    """A line of a game's corrections log, as its family says it."""
+    return family_of(game).describe(game, change)
 
 
 @bp.app_template_global()

@@ -117,6 +117,10 @@ class BridgeRule(Rule):
     NOTRUMP_HONOURS = "notrump-honours"
     RUBBER_OVER = "rubber-over"
     DEAL_NUMBER = "deal-number"
+    ROUNDS_ORDER = "rounds-order"
+    ROUND_SEATS = "round-seats"
+    ROUND_UNFINISHED = "round-unfinished"
+    WHEEL_OVER = "wheel-over"
 
     @property
     def english(self) -> str:
@@ -171,6 +175,10 @@ _ENGLISH = {
         "The rubber ended on deal {ended}; deal {value} belongs to a new rubber."
     ),
     BridgeRule.DEAL_NUMBER: "Deals are numbered from 1, not {value!r}.",
+    BridgeRule.ROUNDS_ORDER: ("The deals come rubber after rubber: rubber {value} comes too late."),
+    BridgeRule.ROUND_SEATS: "Rubber {value} has deals but nobody sitting at the table.",
+    BridgeRule.ROUND_UNFINISHED: "Rubber {value} must be over before the next one begins.",
+    BridgeRule.WHEEL_OVER: "Chicago wheel {value} has four deals already.",
 }
 
 

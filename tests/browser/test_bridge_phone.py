@@ -100,8 +100,8 @@ def test_a_whole_rubber_won_two_games_to_one(page: Page, live_server: str, tmp_p
 
     # The next rubber: one tap keeps the seats.
     page.get_by_role("button", name="Same seats").click()
-    expect(page.get_by_role("heading", name="Deal 1")).to_be_visible()
-    expect(page.get_by_text("Rubber 2", exact=True).first).to_be_visible()
+    expect(page.get_by_role("heading", name="Deal 6")).to_be_visible()  # of the evening
+    expect(page.locator(".round-count")).to_contain_text("Rubber 2 · its deal 1")
 
     page.get_by_role("link", name="The pad, to print or save").click()
     pdf = tmp_path / "pad.pdf"

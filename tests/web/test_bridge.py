@@ -417,3 +417,97 @@ def test_no_post_breaks_an_evening_or_changes_what_it_refuses(
     assert response.status_code < 500, text(response)
     if response.status_code >= 400:
         assert database_content(app) == before, (url, form, response.status_code)
+
+
+def edit_deal(evening: Evening, number: int, **deal: object):  # type: ignore[no-untyped-def]
+    page = text(evening.client.get(f"{evening.url}/deals/{number}/edit"))
+    token = TOKEN.search(page)
+    original = re.search(r'name="original" value="([^"]+)"', page)
+    assert token and original
+    data = {"csrf_token": token.group(1), "original": original.group(1)}
+    return evening.client.post(
+        f"{evening.url}/deals/{number}/edit",
+        data={**data, **{name: str(value) for name, value in deal.items()}},
+    )
+
+
+def test_a_rubber_over_stays_over_once_the_next_one_has_begun(evening: Evening, app: Flask) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "4S", "N", 0)
+    evening.client.post(f"{evening.url}/seating", data={**evening.fields(), "action": "same"})
+    evening.played(3, "2C", "E", 0)
+    response = edit_deal(evening, 2, level=4, strain="S", declarer="N", result=-1)
+    assert response.status_code == 422
+    assert "Rubber 1 would not be over any more" in text(response)
+    # The refused deal is not taken for the stored one: the form still corrects it.
+    assert "Now: 4♠ by N, made." in text(response)
+    fine = edit_deal(evening, 2, level=4, strain="S", declarer="N", result=1)
+    assert fine.status_code == 302
+    deleted = evening.client.post(f"{evening.url}/deals/1/delete", data=evening.fields())
+    assert deleted.status_code == 302
+    page = text(evening.client.get(evening.url))
+    assert "Rubber 1 would not be over any more" in page
+    with app.app_context():
+        assert len(evening.game(app).deals) == 3
+
+
+def test_a_chicago_wheel_never_has_more_than_four_deals(client: FlaskClient, app: Flask) -> None:
+    table = Evening(client)
+    table.start(form="chicago")
+    assert table.deal(1, result="passed").status_code == 302
+    for number in range(2, 6):
+        table.played(number, "1C", "N", 0)
+    response = edit_deal(table, 1, level=1, strain="C", declarer="N", result=0)
+    assert response.status_code == 422
+    assert "Chicago wheel 1 has four deals already." in text(response)
+
+
+def test_an_import_with_rubbers_out_of_order_is_refused(
+    evening: Evening, client: FlaskClient
+) -> None:
+    evening.played(1, "4S", "N", 0)
+    document = json.loads(text(client.get(f"{evening.url}/game.json")))
+    document["seatings"].append({"number": 2, "seats": {"N": 0, "E": 1, "S": 2, "W": 3}})
+    document["deals"] = [
+        {**document["deals"][0], "number": 1, "rubber": 2},
+        {**document["deals"][0], "number": 2, "rubber": 1},
+    ]
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
+    response = client.post(
+        "/import",
+        data={
+            "csrf_token": token.group(1),
+            "file": (io.BytesIO(json.dumps(document).encode()), "g.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422 and "rubber after rubber" in text(response)
+
+
+def test_a_game_opens_only_at_its_own_familys_address(evening: Evening, app: Flask) -> None:
+    game_id = evening.url.rsplit("/", 1)[1]
+    assert evening.client.get(evening.url).status_code == 200  # drawn and kept
+    assert evening.client.get(f"/ascenseur/{game_id}").status_code == 404
+    assert evening.client.get(f"/ascenseur/{game_id}/version").status_code == 404
+    assert evening.client.get(f"/echelons/{game_id}").status_code == 404
+
+
+def test_the_correction_page_names_who_sat_where_then(evening: Evening) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "4S", "N", 0)
+    response = evening.client.post(
+        f"{evening.url}/seating", data={**evening.fields(), "action": "with-east"}
+    )
+    assert response.status_code == 302
+    page = text(evening.client.get(evening.url))
+    assert "Anne &amp; Bruno" in page  # North now partners the player who was East
+    edit = text(evening.client.get(f"{evening.url}/deals/1/edit"))
+    assert re.search(r"<strong>N</strong> Anne</span>.*<strong>E</strong> Bruno</span>", edit, re.S)
+    assert re.search(r"<strong>S</strong> Chloé</span>", edit)
+
+
+def test_an_entered_deal_is_said_on_the_next_page(evening: Evening) -> None:
+    response = evening.deal(1, level=3, strain="NT", declarer="S", result=1)
+    assert response.status_code == 302
+    assert "Deal 1 entered: 3NT by S, +1." in text(evening.client.get(evening.url))
