@@ -13,12 +13,11 @@ from scorekeeper.ascenseur.labels import error_message
 from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRecord
 from scorekeeper.games.models import VALUES_LENGTH, Correction, Game, Player
 from scorekeeper.games.transfer import (
-    FORMAT,
-    VERSION,
     Schema,
     Text,
     TransferError,
     When,
+    envelope,
     read_envelope,
     read_schema,
 )
@@ -106,9 +105,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
     """The game as stored: players, preset, house rules, every round's entries, the log."""
     assert isinstance(game, AscenseurGame)
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "family": "ascenseur",
+        **envelope("ascenseur"),
         "preset": game.preset,
         "house_rules": game.house_rules,
         "players": list(game.names),

@@ -12,14 +12,16 @@ from scorekeeper.bridge.evening import score_evening
 from scorekeeper.bridge.forms import MAX_NAME
 from scorekeeper.bridge.labels import rule_message
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
-from scorekeeper.games.models import VALUES_LENGTH, Correction, Game, Player
+from scorekeeper.games.models import Game, Player
 from scorekeeper.games.transfer import (
-    FORMAT,
-    VERSION,
+    CorrectionFile,
     Schema,
     Text,
     TransferError,
     When,
+    corrections_from_file,
+    corrections_to_json,
+    envelope,
     read_envelope,
     read_schema,
 )
@@ -62,12 +64,8 @@ class DealFile(Schema):
         return self
 
 
-class CorrectionFile(Schema):
-    number: Annotated[int, Field(ge=1, le=10_000)]
-    at: When
+class Corrections(CorrectionFile):
     kind: Literal["deal", "deal-deleted", "undo-deal"]
-    old: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
-    new: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
 
 
 class SettingsFile(Schema):
@@ -90,16 +88,14 @@ class GameFile(Schema):
     created_at: When | None = None
     seatings: Annotated[tuple[SeatingFile, ...], Field(min_length=1, max_length=1000)]
     deals: Annotated[tuple[DealFile, ...], Field(max_length=10_000)] = ()
-    corrections: Annotated[tuple[CorrectionFile, ...], Field(max_length=10_000)] = ()
+    corrections: Annotated[tuple[Corrections, ...], Field(max_length=10_000)] = ()
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """The evening as stored: its settings, players, seats, every deal, the log."""
     assert isinstance(game, BridgeGame)
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "family": "bridge",
+        **envelope("bridge"),
         "settings": {
             "chicago": game.chicago,
             "as_duplicate": game.as_duplicate,
@@ -109,16 +105,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "created_at": game.created_at.isoformat(timespec="seconds"),
         "seatings": [{"number": s.number, "seats": dict(s.seats)} for s in game.seatings],
         "deals": [{"number": d.number, "rubber": d.rubber, **d.values} for d in game.deals],
-        "corrections": [
-            {
-                "number": c.number,
-                "at": c.made_at.isoformat(timespec="seconds"),
-                "kind": c.kind,
-                "old": c.old,
-                "new": c.new,
-            }
-            for c in game.corrections
-        ],
+        "corrections": corrections_to_json(game),
     }
 
 
@@ -152,10 +139,7 @@ def game_from_json(raw: bytes) -> BridgeGame:
             SeatingRecord(number=s.number, seats=s.seats.model_dump()) for s in document.seatings
         ],
         deals=[DealRecord(**deal.model_dump()) for deal in document.deals],
-        corrections=[
-            Correction(number=c.number, made_at=c.at, kind=c.kind, old=c.old, new=c.new)
-            for c in document.corrections
-        ],
+        corrections=corrections_from_file(document.corrections),
     )
     try:
         score_evening(game)

@@ -10,16 +10,18 @@ from pydantic import AfterValidator, Field
 
 from scorekeeper.echelons.forms import MAX_NAME
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
-from scorekeeper.games.models import VALUES_LENGTH, Correction, Game, Player
+from scorekeeper.games.models import Game, Player
 from scorekeeper.games.transfer import (
     EARLIEST,
-    FORMAT,
     LATEST,
-    VERSION,
+    CorrectionFile,
     Schema,
     Text,
     TransferError,
     When,
+    corrections_from_file,
+    corrections_to_json,
+    envelope,
     read_envelope,
     read_schema,
 )
@@ -43,12 +45,8 @@ class EntryFile(Schema):
     left_b: Annotated[int, Field(ge=0, le=52)] | None = None
 
 
-class CorrectionFile(Schema):
-    number: Annotated[int, Field(ge=1, le=100_000)]
-    at: When
+class Corrections(CorrectionFile):
     kind: Literal["game", "game-deleted", "undo-game"]
-    old: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
-    new: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
 
 
 class GameFile(Schema):
@@ -62,15 +60,13 @@ class GameFile(Schema):
     ]
     created_at: When | None = None
     games: Annotated[tuple[EntryFile, ...], Field(max_length=100_000)] = ()
-    corrections: Annotated[tuple[CorrectionFile, ...], Field(max_length=10_000)] = ()
+    corrections: Annotated[tuple[Corrections, ...], Field(max_length=10_000)] = ()
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
     assert isinstance(game, EchelonsGame)
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "family": "echelons",
+        **envelope("echelons"),
         "race": game.race,
         "players": list(game.names),
         "created_at": game.created_at.isoformat(timespec="seconds"),
@@ -86,16 +82,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
             }
             for r in game.entries
         ],
-        "corrections": [
-            {
-                "number": c.number,
-                "at": c.made_at.isoformat(timespec="seconds"),
-                "kind": c.kind,
-                "old": c.old,
-                "new": c.new,
-            }
-            for c in game.corrections
-        ],
+        "corrections": corrections_to_json(game),
     }
 
 
@@ -130,8 +117,5 @@ def game_from_json(raw: bytes) -> EchelonsGame:
         **({"created_at": document.created_at} if document.created_at else {}),
         players=[Player(seat=seat, name=name) for seat, name in enumerate(document.players)],
         entries=[PatienceRecord(**entry.model_dump()) for entry in document.games],
-        corrections=[
-            Correction(number=c.number, made_at=c.at, kind=c.kind, old=c.old, new=c.new)
-            for c in document.corrections
-        ],
+        corrections=corrections_from_file(document.corrections),
     )

@@ -3,13 +3,21 @@ schema (pydantic), with a message that names the field at fault in the reader's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
 from flask_babel import gettext as _
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
 
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import VALUES_LENGTH, Correction, Game
 from scorekeeper.games.registry import FAMILIES
 
 FORMAT = "scorekeeper-game"
@@ -60,6 +68,42 @@ When = Annotated[datetime, AfterValidator(_in_range)]
 
 
 T = TypeVar("T", bound=Schema)
+
+
+class CorrectionFile(Schema):
+    """A line of a game's corrections log, as the families other than Ascenseur export it; a
+    family narrows ``kind`` to its own kinds."""
+
+    number: Annotated[int, Field(ge=1, le=100_000)]
+    at: When
+    kind: str
+    old: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
+    new: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
+
+
+def envelope(family: str) -> dict[str, Any]:
+    """What every game file starts with."""
+    return {"format": FORMAT, "version": VERSION, "family": family}
+
+
+def corrections_to_json(game: Game) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": change.number,
+            "at": change.made_at.isoformat(timespec="seconds"),
+            "kind": change.kind,
+            "old": change.old,
+            "new": change.new,
+        }
+        for change in game.corrections
+    ]
+
+
+def corrections_from_file(changes: Iterable[CorrectionFile]) -> list[Correction]:
+    return [
+        Correction(number=c.number, made_at=c.at, kind=c.kind, old=c.old, new=c.new)
+        for c in changes
+    ]
 
 
 class Envelope(BaseModel):
