@@ -109,9 +109,9 @@ def describe(game: Game, change: Correction) -> str:
     return _("Round %(number)d at %(time)s: bids taken back (%(old)s)", **details)
 
 
-def file_stem(game: Game) -> str:
+def file_kind(game: Game) -> str:
     assert isinstance(game, AscenseurGame)
-    return f"{game.preset}-{game.created_at:%Y-%m-%d}-{game.id}"
+    return game.preset
 
 
 def round_text(record: RoundRecord, names: tuple[str, ...]) -> str:
@@ -137,7 +137,7 @@ FAMILY = register(
         read_file=game_from_json,
         take_back=take_back,
         describe=describe,
-        file_stem=file_stem,
+        file_kind=file_kind,
     )
 )
 

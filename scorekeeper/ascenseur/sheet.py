@@ -11,10 +11,10 @@ from flask_babel import gettext as _
 
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.chart import chart
-from scorekeeper.ascenseur.family import file_stem
 from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts
 from scorekeeper.ascenseur.models import AscenseurGame
 from scorekeeper.ascenseur.views import ascenseur_game
+from scorekeeper.games.registry import file_stem
 from scorekeeper.rules import ascenseur as rules
 
 PORTRAIT_PLAYERS = 6

@@ -133,10 +133,9 @@ def describe(game: Game, change: Correction) -> str:
     return _("Deal %(number)d at %(time)s: taken back (%(old)s)", **details)
 
 
-def file_stem(game: Game) -> str:
+def file_kind(game: Game) -> str:
     assert isinstance(game, BridgeGame)
-    kind = "chicago" if game.chicago else "rubber"
-    return f"bridge-{kind}-{game.created_at:%Y-%m-%d}-{game.id}"
+    return "bridge-chicago" if game.chicago else "bridge-rubber"
 
 
 FAMILY = register(
@@ -153,7 +152,7 @@ FAMILY = register(
         read_file=game_from_json,
         take_back=take_back,
         describe=describe,
-        file_stem=file_stem,
+        file_kind=file_kind,
     )
 )
 

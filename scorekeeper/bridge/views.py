@@ -308,8 +308,7 @@ def delete_deal(game_id: str, number: int) -> Outcome:
 
     def change(game: BridgeGame) -> Outcome | None:
         record = deal_or_404(game, number)
-        form = ConfirmForm()
-        if not form.validate() or form.version.data != str(game.version):
+        if not ConfirmForm.drawn_from(game):
             flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
             return game_page(game)
         game.deals.remove(record)

@@ -80,10 +80,9 @@ def describe(game: Game, change: Correction) -> str:
     return _("Game %(number)d at %(time)s: taken back (%(old)s)", **details)
 
 
-def file_stem(game: Game) -> str:
+def file_kind(game: Game) -> str:
     assert isinstance(game, EchelonsGame)
-    kind = "race" if game.race else "log"
-    return f"echelons-{kind}-{game.created_at:%Y-%m-%d}-{game.id}"
+    return "echelons-race" if game.race else "echelons-log"
 
 
 FAMILY = register(
@@ -100,7 +99,7 @@ FAMILY = register(
         read_file=game_from_json,
         take_back=take_back,
         describe=describe,
-        file_stem=file_stem,
+        file_kind=file_kind,
     )
 )
 

@@ -210,8 +210,7 @@ def delete_game(game_id: str, number: int) -> Outcome:
 
     def change(game: EchelonsGame) -> Outcome | None:
         record = entry_or_404(game, number)
-        form = ConfirmForm()
-        if not form.validate() or form.version.data != str(game.version):
+        if not ConfirmForm.drawn_from(game):
             flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
             return game_page(game)
         game.entries.remove(record)

@@ -8,11 +8,20 @@ from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import HiddenField
 from wtforms.validators import Length
 
+from scorekeeper.games.models import Game
+
 
 class ConfirmForm(FlaskForm):
-    """A POST-only button (undo): nothing but the CSRF token and the game's version."""
+    """A POST-only button (undo, delete): nothing but the CSRF token and the game's version."""
 
     version = HiddenField()
+
+    @classmethod
+    def drawn_from(cls, game: Game) -> bool:
+        """Whether the button sent was drawn from the game as it is now: its token valid, its
+        version the stored one (another phone's change since makes it stale)."""
+        form = cls()
+        return bool(form.validate()) and form.version.data == str(game.version)
 
 
 class ImportForm(FlaskForm):

@@ -62,8 +62,8 @@ class Family:
     """Undo the last entry in the game's rows; ``None`` when there is nothing to take back."""
     describe: Callable[[Game, Correction], str]
     """A line of the corrections log, in the reader's language."""
-    file_stem: Callable[[Game], str]
-    """The name of the game's files (sheet, game file), without the extension."""
+    file_kind: Callable[[Game], str]
+    """What the game's files are named after, before the date and the id ("bridge-rubber")."""
 
 
 FAMILIES: dict[str, Family] = {}
@@ -76,3 +76,8 @@ def register(family: Family) -> Family:
 
 def family_of(game: Game) -> Family:
     return FAMILIES[game.family]
+
+
+def file_stem(game: Game) -> str:
+    """The name of a game's files (sheet, game file), without the extension."""
+    return f"{family_of(game).file_kind(game)}-{game.created_at:%Y-%m-%d}-{game.id}"

@@ -18,7 +18,7 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base, share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
 from scorekeeper.games.page_cache import cached_page
-from scorekeeper.games.registry import Family
+from scorekeeper.games.registry import Family, file_stem
 
 
 def kept_game_page(
@@ -82,9 +82,8 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         """Take back the last entry; what is taken back is shown and logged (and, where the
         family can, filled in again)."""
         game = scorers_game(game_id, family.game)
-        form = ConfirmForm()
         changed = _("The game changed since this page was drawn; nothing was undone.")
-        if not form.validate() or form.version.data != str(game.version):
+        if not ConfirmForm.drawn_from(game):
             flash(changed, "error")
             return game_page(game)
         taken = family.take_back(game)
@@ -105,7 +104,5 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         return Response(
             json.dumps(family.export(game), ensure_ascii=False, indent=2),
             mimetype="application/json",
-            headers={
-                "Content-Disposition": f'attachment; filename="{family.file_stem(game)}.json"'
-            },
+            headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.json"'},
         )

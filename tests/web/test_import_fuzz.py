@@ -174,7 +174,7 @@ def test_a_crafted_file_is_refused_or_imports_a_game_that_opens_everywhere(
             value = data.draw(st.sampled_from([*PLAUSIBLE.get(type(here), [None]), DELETE]))
         else:
             value = data.draw(st.sampled_from([*CRAFTED, DELETE]))
-        put(document, path, value)
+        put(document, path, value if value is DELETE else copy.deepcopy(value))  # no shared lists
     before = db_games(app)
     response = import_raw(client, json.dumps(document, ensure_ascii=False).encode())
     assert response.status_code in (302, 422), text(response)
