@@ -38,8 +38,12 @@ def start_game(
     page.goto(base + "/")
     page.get_by_role("link", name="Start a game").click()
     page.get_by_role("link", name=re.compile(rf"^{preset}")).click()
-    while page.get_by_role("textbox").count() < len(names):
+    # "Add a player" posts the form and draws it again: wait for each new row
+    # before counting, or a click lands on the page being replaced.
+    rows = page.get_by_role("textbox")
+    for count in range(rows.count() + 1, len(names) + 1):
         page.get_by_role("button", name="Add a player").click()
+        expect(rows).to_have_count(count)
     for number, name in enumerate(names, start=1):
         page.get_by_role("textbox", name=f"Player {number}", exact=True).fill(name)
     page.get_by_role("button", name="Start the game").click()
