@@ -91,6 +91,7 @@ class BridgeRule(Rule):
     TRICKS = "tricks"
     VULNERABLE = "vulnerable"
     BOARD_NUMBER = "board-number"
+    SEATING_NUMBER = "seating-number"
     SCORE_DIFFERENCE = "score-difference"
     IMP_MARGIN = "imp-margin"
     MATCH_BOARDS = "match-boards"
@@ -137,6 +138,7 @@ _ENGLISH = {
     BridgeRule.TRICKS: "The tricks taken must be from 0 to 13, not {value!r}.",
     BridgeRule.VULNERABLE: "Vulnerable must be true or false, not {value!r}.",
     BridgeRule.BOARD_NUMBER: "Boards are numbered from 1, not {value!r}.",
+    BridgeRule.SEATING_NUMBER: "Tables, rounds and pairs are numbered from 1, not {value!r}.",
     BridgeRule.SCORE_DIFFERENCE: "A score difference is a whole number, not {value!r}.",
     BridgeRule.IMP_MARGIN: "An IMP margin is a whole number, not {value!r}.",
     BridgeRule.MATCH_BOARDS: "A match has 1 board or more, not {value!r}.",

@@ -1,0 +1,425 @@
+"""A duplicate pairs session as a club keeps it: who sat where on each board, what each table
+made of the board, and the session scored from that (RULES.md §2).
+
+:class:`TableResult` is one table's result on one board, as a traveller or a results file
+holds it: the board, the table, the round, the two pairs, and the contract, declarer and
+tricks (or a pass, or artificial scores). :func:`score_session` matchpoints every board (or
+scores it in IMPs against the datum, Butler) and ranks the pairs: one ranking for the whole
+field, or one per direction when pairs are numbered within their direction (a Mitchell).
+
+>>> results = [
+...     TableResult(1, 1, 1, ns=1, ew=1, contract=Contract(4, "S"), declarer=Seat.NORTH, tricks=10),
+...     TableResult(1, 2, 1, ns=2, ew=2, contract=Contract(2, "S"), declarer=Seat.NORTH, tricks=9),
+... ]
+>>> [result.score_ns for result in results]
+[420, 140]
+>>> session = score_session(results, ranking=Ranking.BY_DIRECTION)
+>>> [(s.pair.label, s.total, s.percentage) for s in session.standings(Side.NS)]
+[('NS1', 2.0, 100.0), ('NS2', 0.0, 0.0)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from fractions import Fraction
+
+from scorekeeper.rules.bridge import (
+    Artificial,
+    BoardError,
+    BoardResult,
+    BridgeRule,
+    Contract,
+    ContractError,
+    board_vulnerability,
+    butler_datum,
+    contract_score,
+    imps,
+    score_board,
+    session_percentage,
+)
+from scorekeeper.rules.common import Seat, Side
+
+__all__ = [
+    "BUTLER_ARTIFICIAL_IMPS",
+    "Pair",
+    "Ranking",
+    "ScoredResult",
+    "Scoring",
+    "SessionRecord",
+    "SessionScore",
+    "Standing",
+    "TableResult",
+    "expected_results",
+    "score_session",
+]
+
+
+class Ranking(StrEnum):
+    """How a session's pairs are numbered and ranked."""
+
+    ONE_FIELD = "field"
+    """Pairs numbered 1, 2, 3 ... across the room, one ranking (a Howell)."""
+    BY_DIRECTION = "direction"
+    """North-South and East-West pairs each numbered from 1, one ranking per direction (a
+    Mitchell)."""
+
+
+class Scoring(StrEnum):
+    """How each board is scored in a pairs session."""
+
+    MATCHPOINTS = "matchpoints"
+    """2 per lower score and 1 per equal one in the same direction; Neuberg for a board with
+    fewer results; the session as a percentage of the top."""
+    BUTLER = "butler"
+    """IMPs against the board's datum (:func:`~scorekeeper.rules.bridge.butler_datum`); the
+    session as the sum of the IMPs."""
+
+
+BUTLER_ARTIFICIAL_IMPS = {
+    Artificial.AVERAGE_PLUS: 3,
+    Artificial.AVERAGE: 0,
+    Artificial.AVERAGE_MINUS: -3,
+}
+"""What an artificial score is worth in IMPs in Butler scoring (Law 12C2: average-plus is
+3 IMPs, average-minus −3)."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Pair:
+    """A pair of the session: its number, and its direction when pairs are numbered within
+    their direction (``None`` in a one-field session).
+
+    >>> Pair(3, Side.EW).label, Pair(7).label
+    ('EW3', '7')
+    """
+
+    number: int
+    direction: Side | None = None
+
+    @property
+    def label(self) -> str:
+        """The pair as travellers write it: "NS3", "EW3", or "7" in a one-field session."""
+        return f"{self.direction.value if self.direction else ''}{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """One table's result on one board.
+
+    Played: ``contract``, ``declarer`` and ``tricks`` (the tricks the declarer took).
+    Passed out: none of them. Not played: an artificial score for each side
+    (``artificial_ns`` and ``artificial_ew``). ``lead`` is the opening lead when a file gives
+    it ("S9"); it does not count.
+
+    >>> TableResult(3, 1, 2, 5, 6, Contract(3, "NT", 1), Seat.EAST, 7).score_ns
+    500
+    >>> TableResult(3, 1, 2, 5, 6).passed_out, TableResult(3, 1, 2, 5, 6).score_ns
+    (True, 0)
+    """
+
+    board: int
+    table: int
+    round: int
+    ns: int
+    """The North-South pair's number."""
+    ew: int
+    """The East-West pair's number."""
+    contract: Contract | None = None
+    declarer: Seat | None = None
+    tricks: int | None = None
+    artificial_ns: Artificial | None = None
+    artificial_ew: Artificial | None = None
+    lead: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, int) or isinstance(self.board, bool) or self.board < 1:
+            raise BoardError(BridgeRule.BOARD_NUMBER, value=self.board)
+        for number in (self.table, self.round, self.ns, self.ew):
+            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+                raise BoardError(BridgeRule.SEATING_NUMBER, value=number)
+        played = (self.contract, self.declarer, self.tricks)
+        if None in played and played != (None, None, None):
+            raise BoardError(BridgeRule.PASSED_OUT)
+        if self.contract is not None:
+            if not isinstance(self.contract, Contract):
+                raise ContractError(BridgeRule.CONTRACT_TYPE, value=self.contract)
+            if not isinstance(self.declarer, Seat):
+                object.__setattr__(self, "declarer", Seat(str(self.declarer)))
+        if (self.artificial_ns, self.artificial_ew) != (None, None):
+            adjusted = BoardResult.adjusted(self.artificial_ns, self.artificial_ew)  # type: ignore[arg-type]
+            if self.contract is not None:
+                raise BoardError(BridgeRule.REAL_AND_ARTIFICIAL)
+            object.__setattr__(self, "artificial_ns", adjusted.artificial_ns)
+            object.__setattr__(self, "artificial_ew", adjusted.artificial_ew)
+        # Checks the tricks against the contract's rules (0 to 13).
+        _ = self.score_ns
+
+    @property
+    def passed_out(self) -> bool:
+        """Whether the four players passed: a score of 0, matchpointed like any other."""
+        return self.contract is None and self.artificial_ns is None
+
+    @property
+    def is_artificial(self) -> bool:
+        """Whether the board was not played at this table (artificial scores)."""
+        return self.artificial_ns is not None
+
+    @property
+    def pairs(self) -> tuple[int, int]:
+        return (self.ns, self.ew)
+
+    @property
+    def score_ns(self) -> int | None:
+        """North-South's score by Law 77, the vulnerability from the board number; ``None``
+        for artificial scores."""
+        if self.is_artificial:
+            return None
+        if self.contract is None or self.declarer is None or self.tricks is None:
+            return 0
+        side = self.declarer.side
+        vulnerable = board_vulnerability(self.board).is_vulnerable(side)
+        contract = self.contract
+        score = contract_score(
+            contract.level, contract.strain, contract.doubled, vulnerable, self.tricks
+        )
+        return score if side is Side.NS else -score
+
+    @property
+    def board_result(self) -> BoardResult:
+        """The result as the matchpointing of a board takes it."""
+        if self.artificial_ns is not None and self.artificial_ew is not None:
+            return BoardResult.adjusted(self.artificial_ns, self.artificial_ew)
+        return BoardResult(self.score_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredResult:
+    """A table's result with what each direction earned on it: matchpoints (to 0.1 when
+    Neuberg-scaled) or, in Butler scoring, IMPs."""
+
+    result: TableResult
+    ns: float
+    ew: float
+    top: int
+    """The board's top in matchpoints; 0 in Butler scoring."""
+    datum: int | None = None
+    """The board's datum, in Butler scoring."""
+
+    @property
+    def ns_percentage(self) -> float:
+        return 100 * self.ns / self.top if self.top else 50.0
+
+    @property
+    def ew_percentage(self) -> float:
+        return 100 * self.ew / self.top if self.top else 50.0
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A pair's place in its ranking."""
+
+    pair: Pair
+    rank: int
+    tied: bool
+    """Whether another pair has the same place."""
+    total: float
+    """Matchpoints (the published per-board figures added up) or IMPs."""
+    top: int
+    """The tops of the boards the pair has a result on, added up; 0 in Butler scoring."""
+    boards: int
+
+    @property
+    def percentage(self) -> float | None:
+        """The total as a percentage of the top, to two decimals; ``None`` in Butler."""
+        return session_percentage(self.total, self.top) if self.top else None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionScore:
+    """A session scored: every result with its figures (in the order given), and the
+    rankings (one, or North-South then East-West)."""
+
+    scoring: Scoring
+    ranking: Ranking
+    results: tuple[ScoredResult, ...]
+    rankings: tuple[tuple[Side | None, tuple[Standing, ...]], ...]
+
+    def standings(self, direction: Side | None = None) -> tuple[Standing, ...]:
+        """The ranking of ``direction`` (``None``: the one ranking of a one-field session)."""
+        for side, standings in self.rankings:
+            if side == direction:
+                return standings
+        return ()
+
+    def standing_of(self, pair: Pair) -> Standing | None:
+        for standing in self.standings(pair.direction):
+            if standing.pair == pair:
+                return standing
+        return None
+
+    def board(self, number: int) -> tuple[ScoredResult, ...]:
+        """The results of one board, North-South's best first: its traveller."""
+        found = [scored for scored in self.results if scored.result.board == number]
+        return tuple(sorted(found, key=lambda s: (-s.ns, s.result.table)))
+
+    def of_pair(self, pair: Pair) -> tuple[ScoredResult, ...]:
+        """The results a pair played, by round and board: its personal score card."""
+        found = [scored for scored in self.results if pair in pairs_of(scored.result, self.ranking)]
+        return tuple(sorted(found, key=lambda s: (s.result.round, s.result.board)))
+
+
+def pairs_of(result: TableResult, ranking: Ranking) -> tuple[Pair, Pair]:
+    """The two pairs at the table, North-South first."""
+    if ranking is Ranking.BY_DIRECTION:
+        return Pair(result.ns, Side.NS), Pair(result.ew, Side.EW)
+    return Pair(result.ns), Pair(result.ew)
+
+
+def expected_results(results: Iterable[TableResult]) -> dict[int, int]:
+    """How many results each board has, artificial ones included: the N of Neuberg's formula
+    when every scheduled result is in."""
+    counts: dict[int, int] = {}
+    for result in results:
+        counts[result.board] = counts.get(result.board, 0) + 1
+    return counts
+
+
+def _tenths(value: float) -> int:
+    return math.floor(Fraction(repr(float(value))) * 10 + Fraction(1, 2))
+
+
+def _score_butler(results: Sequence[TableResult]) -> list[ScoredResult]:
+    real = [result.score_ns for result in results if result.score_ns is not None]
+    datum = butler_datum(real) if real else None
+    scored = []
+    for result in results:
+        if result.artificial_ns is not None and result.artificial_ew is not None:
+            ns = BUTLER_ARTIFICIAL_IMPS[result.artificial_ns]
+            ew = BUTLER_ARTIFICIAL_IMPS[result.artificial_ew]
+        else:
+            assert result.score_ns is not None and datum is not None
+            ns = imps(result.score_ns - datum)
+            ew = -ns
+        scored.append(ScoredResult(result, float(ns), float(ew), 0, datum))
+    return scored
+
+
+@dataclass
+class _Tally:
+    tenths: int = 0
+    top: int = 0
+    boards: int = 0
+    key: Fraction = field(default_factory=Fraction)
+
+
+def score_session(
+    results: Sequence[TableResult],
+    *,
+    ranking: Ranking = Ranking.ONE_FIELD,
+    scoring: Scoring = Scoring.MATCHPOINTS,
+    expected: Mapping[int, int] | None = None,
+    tiebreaks: Mapping[Pair, int] | None = None,
+) -> SessionScore:
+    """Score a pairs session from its results (RULES.md §2).
+
+    Each board is matchpointed by :func:`~scorekeeper.rules.bridge.score_board` (``expected``
+    gives a board's N for Neuberg; by default, the results it has) or, in Butler scoring,
+    each North-South score earns the IMPs of its difference from the board's datum (an
+    artificial score ±3 IMPs). A pair's total adds its per-board figures as published (to
+    0.1); matchpoint rankings go by percentage of the pair's own top, so a pair that sat out
+    a round is not behind for it; Butler rankings by total IMPs.
+
+    Equal pairs share the place (the next place is skipped), unless ``tiebreaks`` (as a
+    results file publishes them) puts one ahead: the higher figure first.
+
+    A pair cannot play a board twice (:class:`BoardError`).
+    """
+    by_board: dict[int, list[int]] = {}
+    seen: set[tuple[int, Pair]] = set()
+    for index, result in enumerate(results):
+        for pair in pairs_of(result, ranking):
+            if (result.board, pair) in seen:
+                raise BoardError(BridgeRule.PAIR_TWICE, pair=pair.label, board=result.board)
+            seen.add((result.board, pair))
+        by_board.setdefault(result.board, []).append(index)
+    scored: dict[int, ScoredResult] = {}
+    for board, indexes in by_board.items():
+        rows = [results[index] for index in indexes]
+        if scoring is Scoring.BUTLER:
+            figures = _score_butler(rows)
+        else:
+            wanted = (expected or {}).get(board, len(rows))
+            points = score_board(
+                [row.board_result for row in rows], expected=max(wanted, len(rows))
+            )
+            figures = [
+                ScoredResult(row, mp.ns, mp.ew, mp.top)
+                for row, mp in zip(rows, points, strict=True)
+            ]
+        scored.update(zip(indexes, figures, strict=True))
+    ordered = tuple(scored[index] for index in range(len(results)))
+
+    tallies: dict[Pair, _Tally] = {}
+    for item in ordered:
+        ns_pair, ew_pair = pairs_of(item.result, ranking)
+        for pair, figure in ((ns_pair, item.ns), (ew_pair, item.ew)):
+            tally = tallies.setdefault(pair, _Tally())
+            tally.tenths += _tenths(figure)
+            tally.top += item.top
+            tally.boards += 1
+    for tally in tallies.values():
+        tally.key = Fraction(tally.tenths, tally.top) if tally.top else Fraction(tally.tenths)
+
+    directions: tuple[Side | None, ...] = (
+        (Side.NS, Side.EW) if ranking is Ranking.BY_DIRECTION else (None,)
+    )
+    breaks = tiebreaks or {}
+    rankings = []
+    for direction in directions:
+        pairs = [pair for pair in tallies if pair.direction == direction]
+        pairs.sort(key=lambda p: (-tallies[p].key, -breaks.get(p, 0), p.number))
+        standings = []
+        for pair in pairs:
+            place = (tallies[pair].key, breaks.get(pair, 0))
+            ahead = sum(1 for o in pairs if (tallies[o].key, breaks.get(o, 0)) > place)
+            tied = sum(1 for o in pairs if (tallies[o].key, breaks.get(o, 0)) == place) > 1
+            tally = tallies[pair]
+            standings.append(
+                Standing(pair, ahead + 1, tied, tally.tenths / 10, tally.top, tally.boards)
+            )
+        rankings.append((direction, tuple(standings)))
+    return SessionScore(scoring, ranking, ordered, tuple(rankings))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """A whole session as a results file carries it: what it was, how it is scored, every
+    table's result, the pairs' names, and the deals when the file has them."""
+
+    results: tuple[TableResult, ...]
+    ranking: Ranking = Ranking.ONE_FIELD
+    scoring: Scoring = Scoring.MATCHPOINTS
+    event: str = ""
+    date: date | None = None
+    names: Mapping[Pair, str] = field(default_factory=dict)
+    """Each pair's players as one line ("Anne Martin - Bruno Petit"); pairs without are absent."""
+    deals: Mapping[int, str] = field(default_factory=dict)
+    """Board number to its deal in PBN notation ("N:KQT6.AJT.T984.65 ..."), when known."""
+    tiebreaks: Mapping[Pair, int] = field(default_factory=dict)
+    """Tiebreak figures a file published for equal totals (the higher first)."""
+    expected: Mapping[int, int] | None = None
+    """Results each board should have (Neuberg's N); by default the results it has."""
+
+    def score(self) -> SessionScore:
+        """The session scored (:func:`score_session`)."""
+        return score_session(
+            self.results,
+            ranking=self.ranking,
+            scoring=self.scoring,
+            expected=self.expected,
+            tiebreaks=self.tiebreaks,
+        )
