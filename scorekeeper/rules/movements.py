@@ -1,0 +1,452 @@
+"""Movements for a duplicate pairs session: where each pair sits, whom it meets and which
+boards it plays, round by round (RULES.md §2).
+
+Rounds, tables and pairs are numbered from 1. Each table plays one board set a round: with
+``b`` boards per round, set ``s`` is boards ``(s − 1) × b + 1`` to ``s × b``.
+
+- A **Mitchell** (:func:`mitchell`, 3 tables or more) numbers the pairs within their
+  direction and ranks each direction apart. North-South pair ``t`` stays at table ``t``;
+  East-West pair ``t`` starts there and moves up one table each round (the last table's to
+  table 1); the boards move down one table (table 1's to the last). With an odd number of
+  tables every pair plays every round. With an even number the East-West pairs skip a table
+  after half the rounds, and the round that would take each back to its first opponents is
+  not played: ``tables − 1`` rounds. Either way no pair meets another, or plays a board, twice.
+- A **Howell** (:func:`howell`, 3 to 8 tables, ``n`` of them) numbers the pairs 1 to ``2n``
+  across the room and ranks them in one field. In ``2n − 1`` rounds every pair meets every
+  other pair once and plays each of the ``2n − 1`` board sets once. Pair ``2n`` stays at
+  table 1, North-South in odd rounds and East-West in even ones, so that every pair sits
+  North-South ``n − 1`` or ``n`` times. From 4 tables a board set is at one table at a time.
+  With 3 tables that cannot be: in round 1 the three tables share board set 1, passing its
+  boards from table to table (with fewer than 3 boards a round, a table waits or the set is
+  made up twice).
+
+With an odd number of pairs the missing pair is a phantom: East-West pair ``tables`` of a
+Mitchell, pair ``2n`` of a Howell. The seatings keep its place, so that a table card shows it,
+and the pair it meets sits out that round (:meth:`Movement.sits_out`).
+
+The 3-table Mitchell with 2 boards a round:
+
+>>> movement = mitchell(3, 2)
+>>> movement.rounds, movement.boards, movement.ranking
+(3, 6, <Ranking.BY_DIRECTION: 'direction'>)
+>>> for s in movement.seatings:
+...     print(f"round {s.round}  table {s.table}  NS{s.ns} v EW{s.ew}  boards {s.boards}")
+round 1  table 1  NS1 v EW1  boards (1, 2)
+round 1  table 2  NS2 v EW2  boards (3, 4)
+round 1  table 3  NS3 v EW3  boards (5, 6)
+round 2  table 1  NS1 v EW3  boards (3, 4)
+round 2  table 2  NS2 v EW1  boards (5, 6)
+round 2  table 3  NS3 v EW2  boards (1, 2)
+round 3  table 1  NS1 v EW2  boards (5, 6)
+round 3  table 2  NS2 v EW3  boards (1, 2)
+round 3  table 3  NS3 v EW1  boards (3, 4)
+>>> movement.next_move(1, 1, Side.EW)
+(2, <Side.EW: 'EW'>)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TypeGuard
+
+from scorekeeper.rules.common import Rule, RuleError, Side
+from scorekeeper.rules.duplicate import Ranking
+
+__all__ = [
+    "HOWELL_TABLES",
+    "MAX_BOARDS_PER_ROUND",
+    "MAX_MITCHELL_TABLES",
+    "MIN_TABLES",
+    "Movement",
+    "MovementError",
+    "MovementKind",
+    "MovementRule",
+    "Seating",
+    "howell",
+    "mitchell",
+]
+
+MIN_TABLES = 3
+"""The fewest tables of a movement: with two, the pairs would meet again and again."""
+MAX_MITCHELL_TABLES = 30
+"""The most tables of one Mitchell; a bigger field is split into sections."""
+HOWELL_TABLES = range(3, 9)
+"""The table counts a Howell is given for: with more, its 17 rounds or more would not fit in
+a session."""
+MAX_BOARDS_PER_ROUND = 6
+"""The most boards in one round (clubs play 2 to 4; a short room up to 6)."""
+
+
+class MovementRule(Rule):
+    """The rules of a movement a request can break (see :class:`RuleError`)."""
+
+    MITCHELL_TABLES = "mitchell-tables"
+    HOWELL_TABLES = "howell-tables"
+    BOARDS_PER_ROUND = "boards-per-round"
+    PAIRS = "pairs"
+    ROUND = "round"
+    TABLE = "table"
+    PAIR = "pair"
+    DIRECTION = "direction"
+
+    @property
+    def english(self) -> str:
+        return _ENGLISH[self]
+
+
+_ENGLISH = {
+    MovementRule.MITCHELL_TABLES: (
+        f"A Mitchell is for {MIN_TABLES} to {MAX_MITCHELL_TABLES} tables, not {{value!r}}."
+    ),
+    MovementRule.HOWELL_TABLES: (
+        f"A Howell is for {HOWELL_TABLES.start} to {HOWELL_TABLES.stop - 1} tables, "
+        "not {value!r}."
+    ),
+    MovementRule.BOARDS_PER_ROUND: (
+        f"A round is 1 to {MAX_BOARDS_PER_ROUND} boards, not {{value!r}}."
+    ),
+    MovementRule.PAIRS: (
+        "{tables} tables seat {full} pairs, or {short} with a sit-out, not {value!r}."
+    ),
+    MovementRule.ROUND: "The rounds are numbered 1 to {rounds}, not {value!r}.",
+    MovementRule.TABLE: "The tables are numbered 1 to {tables}, not {value!r}.",
+    MovementRule.PAIR: "The pairs are numbered 1 to {pairs}, not {value!r}.",
+    MovementRule.DIRECTION: (
+        "A Mitchell pair is NS or EW, and a Howell pair has no direction, not {value!r}."
+    ),
+}
+
+
+class MovementError(RuleError):
+    """A movement asked for that cannot be, or a round, table or pair it does not have."""
+
+
+class MovementKind(StrEnum):
+    """The two families of movement."""
+
+    MITCHELL = "mitchell"
+    """North-South stationary, East-West and the boards moving: two fields."""
+    HOWELL = "howell"
+    """Everyone meets everyone: one field."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One table in one round: the two pairs and the boards they play.
+
+    >>> Seating(2, 3, ns=5, ew=1, boards=(7, 8, 9)).board_set
+    3
+    """
+
+    round: int
+    table: int
+    ns: int
+    """The North-South pair's number."""
+    ew: int
+    """The East-West pair's number."""
+    boards: tuple[int, ...]
+
+    @property
+    def board_set(self) -> int:
+        """The number of the board set: the boards are set ``s`` of ``len(boards)`` each."""
+        return (self.boards[0] - 1) // len(self.boards) + 1
+
+    def pair(self, side: Side) -> int:
+        """The number of the pair sitting ``side``."""
+        return self.ns if side is Side.NS else self.ew
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """A whole movement: every table's :class:`Seating` in every round, by round then table.
+
+    Built by :func:`mitchell` or :func:`howell`. A pair is named by its number and, in a
+    Mitchell, its direction (``Side.NS`` or ``Side.EW``); in a Howell by its number alone.
+    """
+
+    kind: MovementKind
+    tables: int
+    boards_per_round: int
+    seatings: tuple[Seating, ...]
+    phantom: int | None = None
+    """The phantom's pair number (East-West in a Mitchell) when the pairs are odd."""
+    _places: dict[tuple[int, Side, int], Seating] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        places = {}
+        for seating in self.seatings:
+            for side in Side:
+                places[seating.round, side, seating.pair(side)] = seating
+        object.__setattr__(self, "_places", places)
+
+    @property
+    def ranking(self) -> Ranking:
+        """One ranking per direction for a Mitchell, one for the whole field for a Howell."""
+        if self.kind is MovementKind.MITCHELL:
+            return Ranking.BY_DIRECTION
+        return Ranking.ONE_FIELD
+
+    @property
+    def rounds(self) -> int:
+        return len(self.seatings) // self.tables
+
+    @property
+    def board_sets(self) -> int:
+        """One per table in a Mitchell, one per round in a Howell."""
+        return self.tables if self.kind is MovementKind.MITCHELL else self.rounds
+
+    @property
+    def boards(self) -> int:
+        return self.board_sets * self.boards_per_round
+
+    @property
+    def pairs(self) -> int:
+        """The real pairs: two per table, less the phantom."""
+        return 2 * self.tables - (self.phantom is not None)
+
+    def round_seatings(self, round: int) -> tuple[Seating, ...]:
+        """Every table in ``round``, by table: the room at a glance."""
+        self._check_round(round)
+        start = (round - 1) * self.tables
+        return self.seatings[start : start + self.tables]
+
+    def table_seatings(self, table: int) -> tuple[Seating, ...]:
+        """Every round at ``table``, by round: the table card."""
+        if not _is_whole(table) or not 1 <= table <= self.tables:
+            raise MovementError(MovementRule.TABLE, value=table, tables=self.tables)
+        return self.seatings[table - 1 :: self.tables]
+
+    def place_of(self, pair: int, round: int, direction: Side | None = None) -> Seating:
+        """The seating that holds ``pair``'s place in ``round``, whether it plays there or
+        sits out there; the phantom has a place too.
+
+        >>> howell(4, 2).place_of(8, 3)
+        Seating(round=3, table=1, ns=8, ew=3, boards=(5, 6))
+        """
+        self._check_round(round)
+        for side in self._sides(pair, direction):
+            seating = self._places.get((round, side, pair))
+            if seating is not None:
+                return seating
+        raise AssertionError(f"pair {pair} has no place in round {round}")
+
+    def seating_of(self, pair: int, round: int, direction: Side | None = None) -> Seating | None:
+        """Where ``pair`` plays in ``round``; ``None`` when it sits out (and always for the
+        phantom).
+
+        >>> movement = mitchell(3, 2, pairs=5)
+        >>> movement.seating_of(1, 2, Side.EW)
+        Seating(round=2, table=2, ns=2, ew=1, boards=(5, 6))
+        >>> movement.seating_of(1, 2, Side.NS) is None
+        True
+        """
+        seating = self.place_of(pair, round, direction)
+        return None if self.sits_out(seating) else seating
+
+    def sits_out(self, seating: Seating) -> bool:
+        """Whether the phantom has this place: nobody plays at that table this round."""
+        if self.phantom is None:
+            return False
+        if self.kind is MovementKind.MITCHELL:
+            return seating.ew == self.phantom
+        return self.phantom in (seating.ns, seating.ew)
+
+    def shared_with(self, seating: Seating) -> tuple[int, ...]:
+        """The other tables playing the same board set in the same round, which pass its
+        boards between them; only the 3-table Howell has any. A table sitting out plays
+        nothing and shares nothing.
+
+        >>> movement = howell(3, 3)
+        >>> movement.shared_with(movement.seatings[0]), movement.shared_with(movement.seatings[3])
+        ((2, 3), ())
+        """
+        if self.sits_out(seating):
+            return ()
+        return tuple(
+            other.table
+            for other in self.round_seatings(seating.round)
+            if other.table != seating.table
+            and other.boards == seating.boards
+            and not self.sits_out(other)
+        )
+
+    def next_move(
+        self, pair: int, round: int, direction: Side | None = None
+    ) -> tuple[int, Side] | None:
+        """Where ``pair`` goes after ``round``: the table and the side of it. A pair that sits
+        out next round still goes to its place there. ``None`` after the last round, and for
+        the phantom, which goes nowhere.
+
+        >>> howell(4, 2).next_move(1, 1)
+        (2, <Side.EW: 'EW'>)
+        """
+        self._check_round(round)
+        sides = self._sides(pair, direction)
+        if round == self.rounds or (pair == self.phantom and Side.EW in sides):
+            return None
+        seating = self.place_of(pair, round + 1, direction)
+        side = Side.NS if Side.NS in sides and seating.ns == pair else Side.EW
+        return seating.table, side
+
+    def expected_results(self) -> dict[int, int]:
+        """Board number to the tables where two real pairs play it: Neuberg's N when every
+        scheduled result is in.
+
+        >>> mitchell(3, 1, pairs=5).expected_results()
+        {1: 2, 2: 2, 3: 2}
+        """
+        counts = dict.fromkeys(range(1, self.boards + 1), 0)
+        for seating in self.seatings:
+            if not self.sits_out(seating):
+                for board in seating.boards:
+                    counts[board] += 1
+        return counts
+
+    def _check_round(self, round: int) -> None:
+        if not _is_whole(round) or not 1 <= round <= self.rounds:
+            raise MovementError(MovementRule.ROUND, value=round, rounds=self.rounds)
+
+    def _sides(self, pair: int, direction: Side | str | None) -> tuple[Side, ...]:
+        """The sides ``pair`` can sit, after checking that the movement has it."""
+        if self.kind is MovementKind.MITCHELL:
+            if direction not in tuple(Side):
+                raise MovementError(MovementRule.DIRECTION, value=direction)
+            sides: tuple[Side, ...] = (Side(direction),)
+            numbered = self.tables
+        else:
+            if direction is not None:
+                raise MovementError(MovementRule.DIRECTION, value=direction)
+            sides = (Side.NS, Side.EW)
+            numbered = 2 * self.tables
+        if not _is_whole(pair) or not 1 <= pair <= numbered:
+            raise MovementError(MovementRule.PAIR, value=pair, pairs=numbered)
+        return sides
+
+
+def mitchell(tables: int, boards_per_round: int, *, pairs: int | None = None) -> Movement:
+    """A Mitchell for ``tables`` tables: North-South stay, East-West move up one table and the
+    boards down one each round; with an even number of tables East-West skip a table after
+    half the rounds, and there are ``tables − 1`` rounds (see the module's rules).
+
+    ``pairs`` is ``2 × tables`` (the default) or one fewer: then East-West pair ``tables`` is
+    the phantom.
+
+    >>> movement = mitchell(4, 3)
+    >>> movement.rounds, movement.boards
+    (3, 12)
+    >>> [movement.place_of(1, r, Side.EW).table for r in (1, 2, 3)]
+    [1, 2, 4]
+    """
+    _check_boards_per_round(boards_per_round)
+    if not _is_whole(tables) or not MIN_TABLES <= tables <= MAX_MITCHELL_TABLES:
+        raise MovementError(MovementRule.MITCHELL_TABLES, value=tables)
+    phantom = tables if _has_phantom(tables, pairs) else None
+    rounds = tables if tables % 2 else tables - 1
+    seatings = []
+    for round in range(1, rounds + 1):
+        # The skip: past half the rounds an even room would bring East-West to the boards
+        # they played already; one table further on they are all new.
+        skip = 1 if tables % 2 == 0 and round > tables // 2 else 0
+        moved = round - 1 + skip
+        for table in range(1, tables + 1):
+            ew = (table - 1 - moved) % tables + 1
+            board_set = (table - 1 + round - 1) % tables + 1
+            boards = _board_set(board_set, boards_per_round)
+            seatings.append(Seating(round, table, table, ew, boards))
+    return Movement(MovementKind.MITCHELL, tables, boards_per_round, tuple(seatings), phantom)
+
+
+# A Howell for n tables works modulo m = 2n − 1, rounds and pairs 1 to m taken as 0 to m − 1.
+# In round r (ρ = r − 1) pair 2n, at table 1, meets pair ρ + 1 on board set ρ + 1; at table
+# t + 1 the t-th entry (x, y) below puts pair ρ + x North-South against pair ρ + y on board
+# set ρ + a, a the t-th adder. The differences ±(x − y) of the entries are every nonzero
+# residue once, so every pair meets every other once (a starter); the adders are distinct
+# and not 0, so one table a set; and 0 with every a − x and a − y is every residue once, so
+# every pair plays every set once (a cyclic Room square of side m). Each round a pair moves
+# to the place whose x or y is one less: with entries (t, −t), down the North-South seats,
+# through table 1 and up the East-West seats.
+_HOWELL_STARTERS = {
+    3: ((1, 4), (2, 3)),
+    4: ((1, 6), (2, 5), (3, 4)),
+    # No (t, −t) starter of side 9 has an adder; this one moves the pairs almost as simply.
+    5: ((2, 1), (3, 7), (4, 6), (5, 8)),
+    6: ((1, 10), (2, 9), (3, 8), (4, 7), (5, 6)),
+    7: ((1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7)),
+    8: ((1, 14), (2, 13), (3, 12), (4, 11), (5, 10), (6, 9), (7, 8)),
+}
+_HOWELL_ADDERS = {
+    4: (2, 4, 1),
+    5: (5, 4, 2, 7),
+    6: (3, 5, 9, 1, 4),
+    7: (3, 5, 9, 1, 6, 2),
+    8: (2, 7, 11, 6, 1, 13, 5),
+}
+# There is no Room square of side 5: if each pair plays each set once, the tables playing a
+# set pair off all six pairs, as a round does, and two ways of pairing off six pairs five
+# times always share one whole pairing. So one round has a single set at all three tables;
+# these are the sets of tables 1 to 3, round by round, with that round first.
+_THREE_TABLE_SETS = ((1, 1, 1), (2, 5, 3), (3, 5, 4), (4, 2, 3), (5, 2, 4))
+
+
+def howell(tables: int, boards_per_round: int, *, pairs: int | None = None) -> Movement:
+    """A Howell for 3 to 8 tables: every pair meets every other once and plays every board
+    set once, in ``2 × tables − 1`` rounds (see the module's rules).
+
+    ``pairs`` is ``2 × tables`` (the default) or one fewer: then pair ``2 × tables`` is the
+    phantom, and the pair at table 1 sits out.
+
+    >>> movement = howell(4, 2)
+    >>> movement.rounds, movement.boards, movement.ranking
+    (7, 14, <Ranking.ONE_FIELD: 'field'>)
+    >>> [(s.table, s.ns, s.ew, s.boards) for s in movement.round_seatings(1)]
+    [(1, 8, 1, (1, 2)), (2, 2, 7, (5, 6)), (3, 3, 6, (9, 10)), (4, 4, 5, (3, 4))]
+    """
+    _check_boards_per_round(boards_per_round)
+    if not _is_whole(tables) or tables not in HOWELL_TABLES:
+        raise MovementError(MovementRule.HOWELL_TABLES, value=tables)
+    phantom = 2 * tables if _has_phantom(tables, pairs) else None
+    rounds = 2 * tables - 1
+    starter = _HOWELL_STARTERS[tables]
+    seatings = []
+    for round in range(1, rounds + 1):
+        rho = round - 1
+        sets: tuple[int, ...]
+        if tables == 3:
+            sets = _THREE_TABLE_SETS[rho]
+        else:
+            sets = (round, *((rho + a) % rounds + 1 for a in _HOWELL_ADDERS[tables]))
+        stationary, visitor = 2 * tables, round
+        ns, ew = (stationary, visitor) if round % 2 else (visitor, stationary)
+        seatings.append(Seating(round, 1, ns, ew, _board_set(sets[0], boards_per_round)))
+        for table, (x, y) in enumerate(starter, start=2):
+            boards = _board_set(sets[table - 1], boards_per_round)
+            seatings.append(
+                Seating(round, table, (rho + x) % rounds + 1, (rho + y) % rounds + 1, boards)
+            )
+    return Movement(MovementKind.HOWELL, tables, boards_per_round, tuple(seatings), phantom)
+
+
+def _board_set(number: int, boards_per_round: int) -> tuple[int, ...]:
+    first = (number - 1) * boards_per_round + 1
+    return tuple(range(first, first + boards_per_round))
+
+
+def _check_boards_per_round(boards_per_round: object) -> None:
+    if not _is_whole(boards_per_round) or not 1 <= boards_per_round <= MAX_BOARDS_PER_ROUND:
+        raise MovementError(MovementRule.BOARDS_PER_ROUND, value=boards_per_round)
+
+
+def _has_phantom(tables: int, pairs: int | None) -> bool:
+    """Whether ``pairs`` pairs at ``tables`` tables leave a place to a phantom."""
+    full = 2 * tables
+    if pairs is None or (_is_whole(pairs) and pairs == full):
+        return False
+    if _is_whole(pairs) and pairs == full - 1:
+        return True
+    raise MovementError(MovementRule.PAIRS, value=pairs, tables=tables, full=full, short=full - 1)
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is an ``int`` that is not a ``bool`` (``True`` is not a table)."""
+    return isinstance(value, int) and not isinstance(value, bool)
