@@ -79,6 +79,7 @@ RULE_MESSAGES = {
     BridgeRule.VULNERABLE: _l("Vulnerable must be yes or no, not %(value)s."),
     BridgeRule.BOARD_NUMBER: _l("Boards are numbered from 1, not %(value)s."),
     BridgeRule.SEATING_NUMBER: _l("Tables, rounds and pairs are numbered from 1, not %(value)s."),
+    BridgeRule.DECLARER: _l("The declarer sits North, East, South or West, not %(value)s."),
     BridgeRule.SCORE_DIFFERENCE: _l("A score difference is a whole number, not %(value)s."),
     BridgeRule.IMP_MARGIN: _l("An IMP margin is a whole number, not %(value)s."),
     BridgeRule.MATCH_BOARDS: _l("A match has 1 board or more, not %(value)s."),

@@ -92,6 +92,7 @@ class BridgeRule(Rule):
     VULNERABLE = "vulnerable"
     BOARD_NUMBER = "board-number"
     SEATING_NUMBER = "seating-number"
+    DECLARER = "declarer"
     SCORE_DIFFERENCE = "score-difference"
     IMP_MARGIN = "imp-margin"
     MATCH_BOARDS = "match-boards"
@@ -139,6 +140,7 @@ _ENGLISH = {
     BridgeRule.VULNERABLE: "Vulnerable must be true or false, not {value!r}.",
     BridgeRule.BOARD_NUMBER: "Boards are numbered from 1, not {value!r}.",
     BridgeRule.SEATING_NUMBER: "Tables, rounds and pairs are numbered from 1, not {value!r}.",
+    BridgeRule.DECLARER: "The declarer sits N, E, S or W, not {value!r}.",
     BridgeRule.SCORE_DIFFERENCE: "A score difference is a whole number, not {value!r}.",
     BridgeRule.IMP_MARGIN: "An IMP margin is a whole number, not {value!r}.",
     BridgeRule.MATCH_BOARDS: "A match has 1 board or more, not {value!r}.",
@@ -352,7 +354,7 @@ class Contract:
         body = compact.rstrip("X")
         doubled = len(compact) - len(body)
         level, strain = body[:1], _STRAIN_SPELLINGS.get(body[1:])
-        if not level.isdigit() or strain is None or doubled > 2:
+        if not (level.isascii() and level.isdigit()) or strain is None or doubled > 2:
             raise ContractError(BridgeRule.CONTRACT_TEXT, value=text)
         return cls(int(level), strain, doubled)
 

@@ -148,6 +148,8 @@ class TableResult:
             if not isinstance(self.contract, Contract):
                 raise ContractError(BridgeRule.CONTRACT_TYPE, value=self.contract)
             if not isinstance(self.declarer, Seat):
+                if self.declarer not in {seat.value for seat in Seat}:
+                    raise BoardError(BridgeRule.DECLARER, value=self.declarer)
                 object.__setattr__(self, "declarer", Seat(str(self.declarer)))
         if (self.artificial_ns, self.artificial_ew) != (None, None):
             adjusted = BoardResult.adjusted(self.artificial_ns, self.artificial_ew)  # type: ignore[arg-type]

