@@ -64,10 +64,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import access, assets, compression, errors, i18n, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.bridge import bp as bridge_bp
+    from scorekeeper.club import bp as club_bp
     from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.games import page_cache
     from scorekeeper.games.views import bp as games_bp
+    from scorekeeper.teams import bp as teams_bp
 
     # Templates indent for their readers; the pages go out without that whitespace.
     app.jinja_env.trim_blocks = True
@@ -88,6 +90,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(ascenseur_bp)
     app.register_blueprint(bridge_bp)
     app.register_blueprint(echelons_bp)
+    app.register_blueprint(teams_bp)
+    app.register_blueprint(club_bp)
     return app
 
 

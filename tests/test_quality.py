@@ -37,6 +37,21 @@ def test_engine_imports_nothing_from_the_web() -> None:
                 assert top not in forbidden, f"{source.name}: {line.strip()}"
 
 
+def test_no_family_imports_another_and_the_core_imports_none() -> None:
+    """A family stands on the core and on the shared modules (contract, for the bridge
+    families), never on another family; the core knows none of them."""
+    package = ROOT / "scorekeeper"
+    families = {
+        path.parent.name for path in package.glob("*/family.py")
+    }  # every family registers itself in its family.py
+    assert {"ascenseur", "bridge", "club", "echelons", "teams"} <= families
+    importing = re.compile(r"^\s*(?:from|import) scorekeeper\.(\w+)", re.MULTILINE)
+    for owner in [*families, "games", "contract"]:
+        for source in (package / owner).rglob("*.py"):
+            others = set(importing.findall(source.read_text(encoding="utf-8"))) & families
+            assert others <= {owner} - {"games", "contract"}, f"{source}: imports {others}"
+
+
 def test_the_repository_stands_alone() -> None:
     """The tests, the app and the benchmarks read nothing from beside the repository."""
     outside = re.compile(r"\.\./shared|[\"']shared[\"']\s*/|parents\[\d\]\.parent")

@@ -13,19 +13,12 @@ from flask_babel import format_datetime, format_time
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from scorekeeper import contract
 from scorekeeper.bridge import bp
 from scorekeeper.bridge.evening import score_evening
 from scorekeeper.bridge.labels import (
     PAD_ITEMS,
-    SEAT_LETTERS,
-    SEAT_NAMES,
-    VULNERABLE_SIDES,
-    contract_label,
     deal_text,
-    result_label,
-    side_label,
-    strain_label,
-    vulnerability_label,
 )
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
 from scorekeeper.bridge.transfer import game_from_json, game_to_json
@@ -169,17 +162,8 @@ def partners_label(game: BridgeGame, seating: SeatingRecord, side: Side) -> str:
 @bp.context_processor
 def template_helpers() -> dict[str, Any]:
     return {
-        "seats": tuple(Seat),
-        "sides": tuple(Side),
-        "seat_names": SEAT_NAMES,
-        "seat_letters": SEAT_LETTERS,
+        **contract.template_helpers(),
         "pad_items": PAD_ITEMS,
-        "strain_label": strain_label,
-        "contract_label": contract_label,
-        "result_label": result_label,
-        "side_label": side_label,
-        "vulnerability_label": vulnerability_label,
-        "vulnerable_sides": VULNERABLE_SIDES,
         "deal_text": deal_text,
         "partners_label": partners_label,
     }

@@ -12,7 +12,8 @@ from scorekeeper.games.models import Game
 
 
 class ConfirmForm(FlaskForm):
-    """A POST-only button (undo, delete): nothing but the CSRF token and the game's version."""
+    """A POST-only button (undo, delete): nothing but the CSRF token and the game's version
+    (its live version: see Game.live_version)."""
 
     version = HiddenField()
 
@@ -21,7 +22,7 @@ class ConfirmForm(FlaskForm):
         """Whether the button sent was drawn from the game as it is now: its token valid, its
         version the stored one (another phone's change since makes it stale)."""
         form = cls()
-        return bool(form.validate()) and form.version.data == str(game.version)
+        return bool(form.validate()) and form.version.data == str(game.live_version)
 
 
 class ImportForm(FlaskForm):

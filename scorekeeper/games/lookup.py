@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, select
 from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
+from scorekeeper.games.registry import FAMILIES
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
@@ -39,8 +40,10 @@ def stored_version(game_id: str, family: str) -> int | None:
     session."""
     if not GAME_ID.fullmatch(game_id):
         return None
+    known = FAMILIES.get(family)
+    query = known.live_version if known is not None and known.live_version is not None else STATE
     with db.engine.connect() as connection:
-        row = connection.execute(STATE, {"game_id": game_id}).one_or_none()
+        row = connection.execute(query, {"game_id": game_id}).one_or_none()
     return row.version if row is not None and row.family == family else None
 
 

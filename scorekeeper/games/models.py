@@ -61,6 +61,12 @@ class Game(db.Model):
     )
 
     @property
+    def live_version(self) -> int:
+        """The version the live pages follow and the forms are drawn from: the game row's own,
+        unless the family keeps versions of its entries elsewhere too."""
+        return self.version
+
+    @property
     def names(self) -> tuple[str, ...]:
         return tuple(player.name for player in self.players)
 

@@ -64,6 +64,9 @@ class Family:
     """A line of the corrections log, in the reader's language."""
     file_kind: Callable[[Game], str]
     """What the game's files are named after, before the date and the id ("bridge-rubber")."""
+    live_version: Any = None
+    """A select of (version, family) for the bound ``game_id``, when a game's pages change with
+    more than its own row (a club session's tables each keep a version of their own)."""
 
 
 FAMILIES: dict[str, Family] = {}

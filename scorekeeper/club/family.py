@@ -1,0 +1,240 @@
+"""A club's duplicate session as the table core knows it: its games, how one reads in the list
+of games, its game file, how its last result is taken back, its log's lines; and the helpers
+its own pages use (registered for its blueprint alone)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any
+
+from flask import url_for
+from flask_babel import format_datetime, format_decimal, format_time
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from scorekeeper import contract
+from scorekeeper.club import bp
+from scorekeeper.club.models import LIVE_VERSION, ClubResult, ClubSession
+from scorekeeper.club.transfer import game_from_json, game_to_json
+from scorekeeper.contract.labels import contract_label, result_label, vulnerability_label
+from scorekeeper.games.models import Correction, Game
+from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
+from scorekeeper.rules.bridge import Contract, Seat, board_dealer, board_vulnerability
+from scorekeeper.rules.common import Side
+from scorekeeper.rules.duplicate import Pair, Ranking, ScoredResult, Scoring, TableResult
+
+
+class CorrectionKind(StrEnum):
+    """What a line of a session's corrections log records."""
+
+    RESULT = "result"
+    """A result corrected by the director (old and new: the result's code)."""
+    DELETED = "result-deleted"
+    """A result deleted by the director."""
+    ARTIFICIAL = "artificial"
+    """Artificial scores given by the director."""
+    UNDO = "undo-result"
+    """The last result entered taken back."""
+
+
+def table_token(game: ClubSession, table: int) -> str:
+    """The secret of a table's link: derived from the scorer's, so nothing more is stored and
+    each table's phone can enter that table's results only."""
+    mac = hmac.new(game.scorer_token.encode(), f"table-{table}".encode(), hashlib.sha256)
+    return mac.hexdigest()[:20]
+
+
+def new_games() -> list[NewGame]:
+    return [
+        NewGame(
+            url_for("club.setup"),
+            str(_l("Duplicate bridge at the club")),
+            str(
+                _l(
+                    "A pairs session: the movement and its table cards, a phone at each table, "
+                    "matchpoints and the ranking as the boards come in."
+                )
+            ),
+        )
+    ]
+
+
+def summary(game: Game) -> Summary:
+    assert isinstance(game, ClubSession)
+    title = game.event or _("Pairs session")
+    detail = _(
+        "%(tables)d tables · %(results)d results · last change %(when)s",
+        tables=game.table_count,
+        results=len(game.results),
+        when=format_datetime(game.last_change, "short"),
+    )
+    return Summary(title, detail, finished=game.closed)
+
+
+def last_entered(game: ClubSession) -> ClubResult | None:
+    return max(game.results, key=lambda r: (r.entered_at, r.id or 0), default=None)
+
+
+def take_back(game: Game) -> TakenBack | None:
+    """The result entered last, at whichever table."""
+    assert isinstance(game, ClubSession)
+    record = last_entered(game)
+    if record is None:
+        return None
+    game.results.remove(record)
+    table = game.table(record.table)
+    if table is not None:
+        table.changed()
+    logged = [
+        Correction(
+            number=record.board, kind=CorrectionKind.UNDO, seat=record.table, old=record.code
+        )
+    ]
+    message = _(
+        "Board %(board)d at table %(table)d: taken back (%(result)s).",
+        board=record.board,
+        table=record.table,
+        result=code_text(record.code),
+    )
+    return TakenBack(logged, message)
+
+
+def code_text(code: str | None) -> str:
+    """A result's code from the log, in the reader's language."""
+    if not code:
+        return _("no result")
+    if code == "pass":
+        return _("passed out")
+    if "/" in code:
+        ns, ew = code.split("/", 1)
+        return _("artificial: %(ns)s to North-South, %(ew)s to East-West", ns=ns, ew=ew)
+    try:
+        contract_text, declarer, tricks = code.split(" ")
+        contract = Contract.parse(contract_text)
+        made = int(tricks) - contract.tricks_needed
+        label = contract_label(contract.level, contract.strain, contract.doubled)
+        return f"{label} {declarer} {result_label(made)}"
+    except (ValueError, KeyError):
+        return code
+
+
+def describe(game: Game, change: Correction) -> str:
+    details = {
+        "board": change.number,
+        "table": change.seat or 0,
+        "time": format_time(change.made_at, "short"),
+        "old": code_text(change.old),
+        "new": code_text(change.new),
+    }
+    if change.kind == CorrectionKind.RESULT:
+        return _(
+            "Board %(board)d, table %(table)d, corrected at %(time)s: %(old)s → %(new)s", **details
+        )
+    if change.kind == CorrectionKind.DELETED:
+        return _("Board %(board)d, table %(table)d, deleted at %(time)s (%(old)s)", **details)
+    if change.kind == CorrectionKind.ARTIFICIAL:
+        return _("Board %(board)d, table %(table)d, at %(time)s: %(old)s → %(new)s", **details)
+    return _("Board %(board)d, table %(table)d, at %(time)s: taken back (%(old)s)", **details)
+
+
+def file_kind(game: Game) -> str:
+    return "club-pairs"
+
+
+FAMILY = register(
+    Family(
+        key="club",
+        name=lambda: str(_l("Duplicate bridge at the club")),
+        game=ClubSession,
+        entries=(ClubResult,),
+        page="club.session",
+        start="club.setup",
+        new_games=new_games,
+        summary=summary,
+        export=game_to_json,
+        read_file=game_from_json,
+        take_back=take_back,
+        describe=describe,
+        file_kind=file_kind,
+        live_version=LIVE_VERSION,
+    )
+)
+
+
+# --- What the family's templates call ------------------------------------------------------------
+
+
+def pair_label(pair: Pair) -> str:
+    """A pair as the room calls it: "NS 3", "EW 3", or "Pair 7"."""
+    if pair.direction is Side.NS:
+        return _("NS %(number)d", number=pair.number)
+    if pair.direction is Side.EW:
+        return _("EW %(number)d", number=pair.number)
+    return _("Pair %(number)d", number=pair.number)
+
+
+def short_pair(number: int, direction: Side, ranking: Ranking) -> str:
+    return pair_label(Pair(number, direction if ranking is Ranking.BY_DIRECTION else None))
+
+
+def table_result_label(result: TableResult) -> str:
+    """A result as travellers write it: "4♠X S +1", "passed out", "A+ / A−"."""
+    if result.artificial_ns is not None:
+        return f"{result.artificial_ns} / {result.artificial_ew}"
+    if result.contract is None or result.declarer is None or result.tricks is None:
+        return _("passed out")
+    contract = result.contract
+    made = result.tricks - contract.tricks_needed
+    label = contract_label(contract.level, contract.strain, contract.doubled)
+    return f"{label} {result.declarer.value} {result_label(made)}"
+
+
+def figure(value: float | None, scoring: Scoring | None = None) -> str:
+    """Matchpoints to 0.1, IMPs whole and signed."""
+    if value is None:
+        return "–"
+    if scoring is Scoring.BUTLER:
+        return f"{value:+.0f}".replace("-", "−")
+    return format_decimal(value, "0.0")
+
+
+def percentage(value: float | None) -> str:
+    return "–" if value is None else format_decimal(value, "0.00")
+
+
+def board_facts(board: int) -> dict[str, Any]:
+    return {"dealer": board_dealer(board), "vulnerability": board_vulnerability(board)}
+
+
+def score_text(scored: ScoredResult | None) -> str:
+    if scored is None or scored.result.score_ns is None:
+        return ""
+    score = scored.result.score_ns
+    return f"{score:+d}".replace("-", "−") if score else "0"
+
+
+def directions(ranking: Ranking) -> Sequence[Side | None]:
+    return (Side.NS, Side.EW) if ranking is Ranking.BY_DIRECTION else (None,)
+
+
+@bp.context_processor
+def template_helpers() -> dict[str, Any]:
+    return {
+        **contract.template_helpers(),
+        "pair_label": pair_label,
+        "short_pair": short_pair,
+        "table_result_label": table_result_label,
+        "figure": figure,
+        "percentage": percentage,
+        "board_facts": board_facts,
+        "score_text": score_text,
+        "vulnerability_label": vulnerability_label,
+        "Seat": Seat,
+        "Side": Side,
+        "Scoring": Scoring,
+        "Ranking": Ranking,
+        "directions": directions,
+    }

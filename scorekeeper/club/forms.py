@@ -1,0 +1,144 @@
+"""The forms of a club session: the session set up, the pairs' names, a table's result, the
+director's artificial scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
+from wtforms.validators import Length
+
+from scorekeeper.contract.forms import DealForm
+from scorekeeper.contract.labels import SEAT_NAMES
+from scorekeeper.rules.common import Seat
+from scorekeeper.rules.duplicate import Scoring
+from scorekeeper.rules.movements import MovementKind
+
+MAX_EVENT = 60
+MAX_NAMES = 60
+MITCHELL_TABLES = range(3, 16)
+HOWELL_TABLES = range(3, 9)
+BOARDS_PER_ROUND = range(1, 7)
+
+
+def stripped(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
+def numbers(values: range) -> list[SelectChoice]:
+    return [SelectChoice(value, str(value)) for value in values]
+
+
+class SetupForm(FlaskForm):
+    """A new session: the movement, how many tables, boards a round, and how it is scored."""
+
+    nonce = HiddenField(validators=[Length(max=32)])
+    event = StringField(
+        _l("Session"), validators=[Length(max=MAX_EVENT)], filters=[stripped], default=""
+    )
+    movement = RadioField(
+        _l("Movement"),
+        choices=[
+            SelectChoice(
+                MovementKind.MITCHELL.value,
+                _l("Mitchell: North-South stay, East-West move; a ranking for each direction"),
+            ),
+            SelectChoice(
+                MovementKind.HOWELL.value,
+                _l("Howell: every pair meets every other; one ranking (3 to 8 tables)"),
+            ),
+        ],
+        default=MovementKind.MITCHELL.value,
+    )
+    tables = RadioField(_l("Tables"), choices=numbers(MITCHELL_TABLES), coerce=int, default=7)
+    boards_per_round = RadioField(
+        _l("Boards a round"), choices=numbers(BOARDS_PER_ROUND), coerce=int, default=3
+    )
+    pairs = RadioField(
+        _l("Pairs"),
+        choices=[
+            SelectChoice("even", _l("Every table full")),
+            SelectChoice("odd", _l("One pair short: a pair sits out each round")),
+        ],
+        default="even",
+    )
+    scoring = RadioField(
+        _l("Scoring"),
+        choices=[
+            SelectChoice(Scoring.MATCHPOINTS.value, _l("Matchpoints, in percent")),
+            SelectChoice(Scoring.BUTLER.value, _l("Butler: IMPs against the datum")),
+        ],
+        default=Scoring.MATCHPOINTS.value,
+    )
+
+    def pair_count(self) -> int:
+        full = 2 * int(self.tables.data)
+        return full - 1 if self.pairs.data == "odd" else full
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = super().validate(extra_validators)
+        if (
+            valid
+            and self.movement.data == MovementKind.HOWELL
+            and self.tables.data not in HOWELL_TABLES
+        ):
+            self.tables.errors = [_("A Howell is for 3 to 8 tables; choose a Mitchell for more.")]
+            return False
+        if self.event.data and not self.event.data.isprintable():
+            self.event.errors = [_("A name is made of letters, digits and signs.")]
+            return False
+        return valid
+
+
+class NamesForm(FlaskForm):
+    """The players of each pair, one line each; names are optional."""
+
+    version = HiddenField()
+    names = FieldList(
+        StringField(validators=[Length(max=MAX_NAMES)], filters=[stripped]), min_entries=0
+    )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = super().validate(extra_validators)
+        for field in self.names:
+            if field.data and not field.data.isprintable():
+                field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
+                valid = False
+        return valid
+
+
+class ResultForm(DealForm):
+    """A table's result on a board: the contract in a few taps and the result, or a pass."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.declarer.choices = [SelectChoice(seat.value, SEAT_NAMES[seat]) for seat in Seat]
+
+
+class ArtificialForm(FlaskForm):
+    """An artificial score for each side, where the board could not be played."""
+
+    version = HiddenField()
+    scores = RadioField(
+        _l("Artificial scores"),
+        choices=[
+            SelectChoice("A+/A+", _l("Average-plus to both (60 %)")),
+            SelectChoice("A=/A=", _l("Average to both (50 %)")),
+            SelectChoice("A-/A-", _l("Average-minus to both (40 %)")),
+            SelectChoice("A+/A-", _l("Average-plus to North-South, average-minus to East-West")),
+            SelectChoice("A-/A+", _l("Average-minus to North-South, average-plus to East-West")),
+            SelectChoice("A+/A=", _l("Average-plus to North-South, average to East-West")),
+            SelectChoice("A=/A+", _l("Average to North-South, average-plus to East-West")),
+            SelectChoice("A=/A-", _l("Average to North-South, average-minus to East-West")),
+            SelectChoice("A-/A=", _l("Average-minus to North-South, average to East-West")),
+        ],
+    )
+
+    def check(self) -> bool:
+        if not self.validate() or not self.scores.data:
+            self.scores.errors = [_("Choose the artificial scores.")]
+            return False
+        return True

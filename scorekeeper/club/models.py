@@ -1,0 +1,302 @@
+"""A club's duplicate pairs session on the table core: what the director chose (movement,
+tables, boards a round, scoring), the pairs and their names, and each table's result on each
+board as North entered it. The movement, the matchpoints and the ranking are derived.
+
+Each table keeps a version of its own: fifteen tables entering at once never wait on one
+another, and a phone's stale form is caught for its own table only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game, utcnow
+from scorekeeper.rules.bridge import Artificial, Contract, Seat, Side
+from scorekeeper.rules.duplicate import (
+    Pair,
+    Ranking,
+    Scoring,
+    SessionRecord,
+    SessionScore,
+    TableResult,
+)
+from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell, mitchell
+
+FROM_FILE = "file"
+"""The movement of a session read from a results file: the file says who sat where."""
+
+
+class ClubSession(Game):
+    """A duplicate pairs session."""
+
+    __mapper_args__ = {"polymorphic_identity": "club"}  # noqa: RUF012
+
+    pairs: Mapped[list[ClubPair]] = relationship(
+        back_populates="game",
+        order_by="(ClubPair.direction, ClubPair.number)",
+        cascade="all, delete-orphan",
+    )
+    tables: Mapped[list[ClubTable]] = relationship(
+        back_populates="game", order_by="ClubTable.number", cascade="all, delete-orphan"
+    )
+    results: Mapped[list[ClubResult]] = relationship(
+        back_populates="game",
+        order_by="(ClubResult.round, ClubResult.table, ClubResult.board)",
+        cascade="all, delete-orphan",
+    )
+    deals: Mapped[list[ClubDeal]] = relationship(
+        back_populates="game", order_by="ClubDeal.board", cascade="all, delete-orphan"
+    )
+
+    # --- What the director chose ---
+
+    @property
+    def movement_kind(self) -> str:
+        """ "mitchell", "howell", or "file" for a session read from a results file."""
+        return str(self.settings.get("movement", MovementKind.MITCHELL))
+
+    @property
+    def table_count(self) -> int:
+        return int(self.settings.get("tables", 0))
+
+    @property
+    def boards_per_round(self) -> int:
+        return int(self.settings.get("boards_per_round", 0))
+
+    @property
+    def pair_count(self) -> int:
+        return int(self.settings.get("pairs", 0))
+
+    @property
+    def scoring(self) -> Scoring:
+        return Scoring(self.settings.get("scoring", Scoring.MATCHPOINTS))
+
+    @property
+    def ranking(self) -> Ranking:
+        movement = self.movement
+        if movement is not None:
+            return movement.ranking
+        return Ranking(self.settings.get("ranking", Ranking.ONE_FIELD))
+
+    @property
+    def event(self) -> str:
+        return str(self.settings.get("event", ""))
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.settings.get("closed", False))
+
+    @property
+    def movement(self) -> Movement | None:
+        """The movement (who sits where, which boards), derived from the settings; ``None``
+        for a session read from a file."""
+        kind = self.movement_kind
+        if kind == FROM_FILE:
+            return None
+        build = mitchell if kind == MovementKind.MITCHELL else howell
+        return _movement(build, self.table_count, self.boards_per_round, self.pair_count)
+
+    @property
+    def live_version(self) -> int:
+        """The session's row and every table's: what the director's page follows (the same
+        sum as LIVE_VERSION, for the live poll)."""
+        return self.version + sum(table.version for table in self.tables)
+
+    @property
+    def last_change(self) -> datetime:
+        return max([self.updated_at, *(table.updated_at for table in self.tables)])
+
+    # --- What the engine derives ---
+
+    def pair_key(self, number: int, direction: Side | None) -> Pair:
+        return Pair(number, direction if self.ranking is Ranking.BY_DIRECTION else None)
+
+    def record(self) -> SessionRecord:
+        """The session as the engine and the results files take it."""
+        movement = self.movement
+        return SessionRecord(
+            results=tuple(result.table_result() for result in self.results),
+            ranking=self.ranking,
+            scoring=self.scoring,
+            event=self.event,
+            date=self.created_at.date(),
+            names={pair.key: pair.names for pair in self.pairs if pair.names},
+            deals={deal.board: deal.deal for deal in self.deals},
+            tiebreaks={pair.key: pair.tiebreak for pair in self.pairs if pair.tiebreak is not None},
+            expected=movement.expected_results() if movement is not None else None,
+        )
+
+    def score(self) -> SessionScore:
+        return self.record().score()
+
+    def table(self, number: int) -> ClubTable | None:
+        for table in self.tables:
+            if table.number == number:
+                return table
+        return None
+
+    def result_at(self, board: int, table: int, round_: int) -> ClubResult | None:
+        for result in self.results:
+            if (result.board, result.table, result.round) == (board, table, round_):
+                return result
+        return None
+
+    def name_of(self, pair: Pair) -> str:
+        for known in self.pairs:
+            if known.key == pair:
+                return known.names
+        return ""
+
+
+def seating_at(movement: Movement, round_: int, table: int) -> Seating | None:
+    """Who sits at ``table`` in ``round_``, and which boards they play; ``None`` for a round
+    or table the movement does not have."""
+    if not 1 <= round_ <= movement.rounds:
+        return None
+    for seating in movement.round_seatings(round_):
+        if seating.table == table:
+            return seating
+    return None
+
+
+_MOVEMENTS: dict[tuple[object, ...], Movement] = {}
+
+
+def _movement(build: object, tables: int, per_round: int, pairs: int) -> Movement:
+    """Movements are pure and few: each is built once per process."""
+    key = (build, tables, per_round, pairs)
+    if key not in _MOVEMENTS:
+        assert build is mitchell or build is howell
+        _MOVEMENTS[key] = build(tables, per_round, pairs=pairs or None)
+    return _MOVEMENTS[key]
+
+
+class ClubPair(db.Model):
+    """A pair of the session: its number (within its direction in a Mitchell) and its players."""
+
+    __tablename__ = "club_pair"
+    __table_args__ = (UniqueConstraint("game_id", "direction", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    direction: Mapped[str] = mapped_column(String(2), default="")
+    """"NS" or "EW" where pairs are numbered within their direction; "" otherwise."""
+    names: Mapped[str] = mapped_column(String(80), default="")
+    tiebreak: Mapped[int | None]
+    """A tiebreak figure a results file published (the higher ranks first)."""
+
+    game: Mapped[ClubSession] = relationship(back_populates="pairs")
+
+    @property
+    def key(self) -> Pair:
+        return Pair(self.number, Side(self.direction) if self.direction else None)
+
+
+class ClubTable(db.Model):
+    """A table of the session, with the version of its own entries."""
+
+    __tablename__ = "club_table"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    version: Mapped[int] = mapped_column(default=1)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+    game: Mapped[ClubSession] = relationship(back_populates="tables")
+
+    def changed(self) -> None:
+        """Note a change to this table's results: its version is counted."""
+        self.updated_at = utcnow()
+
+
+class ClubResult(db.Model):
+    """One table's result on one board: a contract played, a pass, or artificial scores."""
+
+    __tablename__ = "club_result"
+    __table_args__ = (UniqueConstraint("game_id", "board", "table", "round"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    board: Mapped[int]
+    table: Mapped[int]
+    round: Mapped[int]
+    ns: Mapped[int]
+    ew: Mapped[int]
+    level: Mapped[int | None]
+    strain: Mapped[str | None] = mapped_column(String(2))
+    doubled: Mapped[int] = mapped_column(default=0)
+    declarer: Mapped[str | None] = mapped_column(String(1))
+    tricks: Mapped[int | None]
+    artificial_ns: Mapped[str | None] = mapped_column(String(2))
+    artificial_ew: Mapped[str | None] = mapped_column(String(2))
+    lead: Mapped[str] = mapped_column(String(3), default="")
+    confirmed: Mapped[bool] = mapped_column(default=False)
+    """East-West saw the score and agreed to it."""
+    entered_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[ClubSession] = relationship(back_populates="results")
+
+    def table_result(self) -> TableResult:
+        played = self.level is not None and self.strain and self.declarer
+        return TableResult(
+            self.board,
+            self.table,
+            self.round,
+            self.ns,
+            self.ew,
+            contract=Contract(self.level, self.strain, self.doubled) if played else None,  # type: ignore[arg-type]
+            declarer=Seat(self.declarer) if played else None,
+            tricks=self.tricks if played else None,
+            artificial_ns=Artificial(self.artificial_ns) if self.artificial_ns else None,
+            artificial_ew=Artificial(self.artificial_ew) if self.artificial_ew else None,
+            lead=self.lead or "",
+        )
+
+    @property
+    def code(self) -> str:
+        """The result in a few letters, for the corrections log: "4SX S 9", "pass", "A+/A-"."""
+        if self.artificial_ns:
+            return f"{self.artificial_ns}/{self.artificial_ew}"
+        if self.level is None:
+            return "pass"
+        return f"{self.level}{self.strain}{'X' * self.doubled} {self.declarer} {self.tricks}"
+
+    def clear(self) -> None:
+        self.level = self.strain = self.declarer = self.tricks = None
+        self.artificial_ns = self.artificial_ew = None
+        self.doubled = 0
+
+
+class ClubDeal(db.Model):
+    """A board's cards, when a results file gave them (kept for the files written back)."""
+
+    __tablename__ = "club_deal"
+    __table_args__ = (UniqueConstraint("game_id", "board"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    board: Mapped[int]
+    deal: Mapped[str] = mapped_column(String(80))
+
+    game: Mapped[ClubSession] = relationship(back_populates="deals")
+
+
+LIVE_VERSION = select(
+    (
+        Game.version
+        + select(func.coalesce(func.sum(ClubTable.version), 0))
+        .where(ClubTable.game_id == Game.id)
+        .scalar_subquery()
+    ).label("version"),
+    Game.family,
+).where(Game.id == db.bindparam("game_id"))
+"""The session's live version: its own row's and every table's, added up, in one query."""

@@ -1,0 +1,212 @@
+"""A club session as a JSON document, and back: read through a declared schema, then checked
+by the engine (every result scored) and against the movement (who sat where)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from flask_babel import gettext as _
+from pydantic import Field, model_validator
+
+from scorekeeper.club.forms import BOARDS_PER_ROUND, MAX_EVENT, MAX_NAMES, MITCHELL_TABLES
+from scorekeeper.club.models import (
+    FROM_FILE,
+    ClubDeal,
+    ClubPair,
+    ClubResult,
+    ClubSession,
+    ClubTable,
+    seating_at,
+)
+from scorekeeper.contract.labels import rule_message
+from scorekeeper.games.models import Game
+from scorekeeper.games.transfer import (
+    CorrectionFile,
+    Schema,
+    Text,
+    TransferError,
+    When,
+    corrections_from_file,
+    corrections_to_json,
+    envelope,
+    read_envelope,
+    read_schema,
+)
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.duplicate import Ranking, Scoring
+
+Number = Annotated[int, Field(ge=1, le=999)]
+MAX_TIEBREAK = 10_000
+Artificial = Literal["A+", "A=", "A-"]
+
+
+class SettingsFile(Schema):
+    movement: Literal["mitchell", "howell", "file"]
+    tables: Annotated[int, Field(ge=1, le=99)]
+    boards_per_round: Annotated[int, Field(ge=0, le=max(BOARDS_PER_ROUND))] = 0
+    pairs: Annotated[int, Field(ge=0, le=198)] = 0
+    scoring: Literal["matchpoints", "butler"] = "matchpoints"
+    ranking: Literal["field", "direction"] = "field"
+    event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
+    closed: bool = False
+
+
+class PairFile(Schema):
+    number: Number
+    direction: Literal["", "NS", "EW"] = ""
+    names: Text(MAX_NAMES) = ""  # type: ignore[valid-type]
+    tiebreak: Annotated[int, Field(ge=-MAX_TIEBREAK, le=MAX_TIEBREAK)] | None = None
+
+
+class ResultFile(Schema):
+    board: Number
+    table: Number
+    round: Number
+    ns: Number
+    ew: Number
+    level: Annotated[int, Field(ge=1, le=7)] | None = None
+    strain: Literal["C", "D", "H", "S", "NT"] | None = None
+    doubled: Literal[0, 1, 2] = 0
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: Annotated[int, Field(ge=0, le=13)] | None = None
+    artificial_ns: Artificial | None = None
+    artificial_ew: Artificial | None = None
+    lead: Text(3) = ""  # type: ignore[valid-type]
+    confirmed: bool = False
+    entered_at: When | None = None
+
+    @model_validator(mode="after")
+    def played_passed_or_artificial(self) -> ResultFile:
+        contract = (self.level, self.strain, self.declarer, self.tricks)
+        if None in contract and any(part is not None for part in contract):
+            raise ValueError("a played board has its level, strain, declarer and tricks")
+        if (self.artificial_ns is None) != (self.artificial_ew is None):
+            raise ValueError("an artificial score is given to both sides")
+        if self.artificial_ns is not None and self.level is not None:
+            raise ValueError("a board has a contract or artificial scores, not both")
+        return self
+
+
+class DealFile(Schema):
+    board: Number
+    deal: Text(80)  # type: ignore[valid-type]
+
+
+class Corrections(CorrectionFile):
+    kind: Literal["result", "result-deleted", "artificial", "undo-result"]
+
+
+class GameFile(Schema):
+    format: Literal["scorekeeper-game"]
+    version: Literal[1]
+    family: Literal["club"]
+    settings: SettingsFile
+    created_at: When | None = None
+    pairs: Annotated[tuple[PairFile, ...], Field(max_length=198)] = ()
+    results: Annotated[tuple[ResultFile, ...], Field(max_length=20_000)] = ()
+    deals: Annotated[tuple[DealFile, ...], Field(max_length=999)] = ()
+    corrections: Annotated[tuple[Corrections, ...], Field(max_length=10_000)] = ()
+
+
+RESULT_FIELDS = (
+    "board", "table", "round", "ns", "ew", "level", "strain", "doubled", "declarer", "tricks",
+    "artificial_ns", "artificial_ew", "lead", "confirmed",
+)  # fmt: skip
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    assert isinstance(game, ClubSession)
+    return {
+        **envelope("club"),
+        "settings": dict(game.settings),
+        "created_at": game.created_at.isoformat(timespec="seconds"),
+        "pairs": [
+            {"number": p.number, "direction": p.direction, "names": p.names}
+            | ({"tiebreak": p.tiebreak} if p.tiebreak is not None else {})
+            for p in game.pairs
+        ],
+        "results": [
+            {name: getattr(r, name) for name in RESULT_FIELDS}
+            | {"entered_at": r.entered_at.isoformat(timespec="seconds")}
+            for r in game.results
+        ],
+        "deals": [{"board": d.board, "deal": d.deal} for d in game.deals],
+        "corrections": corrections_to_json(game),
+    }
+
+
+def game_from_json(raw: bytes) -> ClubSession:
+    """A new session from an exported file, or :class:`TransferError` saying what is wrong."""
+    read_envelope(raw)
+    document = read_schema(GameFile, raw)
+    settings = document.settings.model_dump()
+    if settings["movement"] != FROM_FILE:
+        valid = (
+            settings["tables"] in MITCHELL_TABLES
+            and settings["boards_per_round"] in BOARDS_PER_ROUND
+        )
+        if not valid or settings["pairs"] not in (
+            2 * settings["tables"],
+            2 * settings["tables"] - 1,
+        ):
+            raise TransferError(_("The file's movement is not one Scorekeeper knows."))
+    session = ClubSession(
+        settings=settings,
+        **({"created_at": document.created_at} if document.created_at else {}),
+        pairs=[ClubPair(**pair.model_dump()) for pair in document.pairs],
+        deals=[ClubDeal(**deal.model_dump()) for deal in document.deals],
+        corrections=corrections_from_file(document.corrections),
+    )
+    try:
+        movement = session.movement
+    except RuleError:
+        raise TransferError(_("The file's movement is not one Scorekeeper knows.")) from None
+    if len({(pair.direction, pair.number) for pair in session.pairs}) != len(session.pairs):
+        raise TransferError(_("The file names a pair twice."))
+    if len({deal.board for deal in session.deals}) != len(session.deals):
+        raise TransferError(_("The file gives a board's cards twice."))
+    for entry in document.results:
+        values = entry.model_dump(exclude_none=True)
+        session.results.append(ClubResult(**values))
+    check_session(session)
+    tables = (
+        movement.tables
+        if movement is not None
+        else max((r.table for r in session.results), default=0)
+    )
+    session.tables = [ClubTable(number=number) for number in range(1, tables + 1)]
+    return session
+
+
+def check_session(session: ClubSession) -> None:
+    """Every result scores and sits where the movement puts it; the session scores."""
+    movement = session.movement
+    seen = set()
+    for place, result in enumerate(session.results, start=1):
+        key = (result.board, result.table, result.round)
+        if key in seen:
+            raise TransferError(_("Result %(number)d of the file is there twice.", number=place))
+        seen.add(key)
+        if movement is not None:
+            seating = seating_at(movement, result.round, result.table)
+            if (
+                seating is None
+                or result.board not in seating.boards
+                or (seating.ns, seating.ew) != (result.ns, result.ew)
+                or movement.sits_out(seating)
+            ):
+                raise TransferError(
+                    _(
+                        "Result %(number)d of the file is not where the movement seats it.",
+                        number=place,
+                    )
+                )
+    try:
+        session.score()
+    except RuleError as error:
+        raise TransferError(rule_message(error)) from None
+    except ValueError:
+        raise TransferError(_("This file is not a Scorekeeper game.")) from None
+
+
+__all__ = ["Ranking", "Scoring", "game_from_json", "game_to_json"]

@@ -1,0 +1,114 @@
+"""The deal form every bridge page shares: a contract in a few taps (level, strain, declarer,
+doubled, honours when claimed) and the result, whose buttons send it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, RadioField, SelectChoice
+
+from scorekeeper.contract.labels import strain_label
+from scorekeeper.rules.bridge import Seat, Strain
+
+MAX_NAME = 24
+"""A player's name at a bridge table, as the pad and the sheets have room for it."""
+SEATS = tuple(Seat)
+RESULTS = (0, *range(1, 7), *range(-1, -14, -1))
+"""The results a deal can have, as buttons: made, +1 to +6, −1 to −13."""
+
+
+def stripped(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
+def choices(pairs: list[tuple[Any, Any]]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+class DealForm(FlaskForm):
+    """A deal in a few taps: level, strain, declarer (doubled, honours only when they were),
+    and the result, whose buttons send the form."""
+
+    version = HiddenField()
+    level = RadioField(_l("Level"), choices=choices([(n, str(n)) for n in range(1, 8)]), coerce=int)
+    strain = RadioField(
+        _l("Strain"),
+        choices=choices([(strain.value, strain.value) for strain in Strain]),
+    )
+    declarer = RadioField(
+        _l("Declarer"), choices=choices([(seat.value, seat.value) for seat in SEATS])
+    )
+    doubled = RadioField(
+        _l("Doubled"),
+        choices=choices([(0, _l("no")), (1, "X"), (2, "XX")]),
+        coerce=int,
+        default=0,
+    )
+    honours = RadioField(
+        _l("Honours claimed"),
+        choices=choices(
+            [
+                ("", _l("none")),
+                ("NS-100", _l("100 N-S")),
+                ("NS-150", _l("150 N-S")),
+                ("EW-100", _l("100 E-W")),
+                ("EW-150", _l("150 E-W")),
+            ]
+        ),
+        default="",
+    )
+    result = HiddenField()
+    """Sent by the result button tapped: "passed", or a number from -13 to 6."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.strain.choices = choices([(strain.value, strain_label(strain)) for strain in Strain])
+
+    def passed_out(self) -> bool:
+        return self.result.data == "passed"
+
+    def check(self) -> bool:
+        """Validate: a result tapped, and for a played deal its contract and declarer."""
+        valid = self.validate()
+        contract_fields = (self.level, self.strain, self.declarer, self.doubled, self.honours)
+        if self.result.data not in ("passed", *map(str, RESULTS)):
+            self.form_errors.append(_("Tap the result of the deal, or Passed out."))
+            return False
+        if self.passed_out():  # whatever else was tapped, nobody bid
+            for field in contract_fields:
+                field.errors = []
+            return not self.form_errors and not any(field.errors for field in self)
+        for field, message in (
+            (self.level, _("Choose the level of the contract.")),
+            (self.strain, _("Choose the strain of the contract.")),
+            (self.declarer, _("Choose who played the contract.")),
+        ):
+            if field.data in (None, "", "None"):
+                field.errors = [message]
+                valid = False
+        if valid:
+            tricks = 6 + int(self.level.data) + int(self.result.data)
+            if not 0 <= tricks <= 13:
+                most = 7 - int(self.level.data) if tricks > 13 else 6 + int(self.level.data)
+                message = (
+                    _("At this level the declarer can take at most %(most)d overtricks.", most=most)
+                    if tricks > 13
+                    else _("At this level the declarer can go at most %(most)d down.", most=most)
+                )
+                self.form_errors.append(message)
+                valid = False
+        return valid
+
+    @property
+    def tricks(self) -> int:
+        return 6 + int(self.level.data) + int(self.result.data)
+
+    @property
+    def honours_claim(self) -> tuple[str | None, int | None]:
+        if not self.honours.data:
+            return None, None
+        side, points = str(self.honours.data).split("-")
+        return side, int(points)

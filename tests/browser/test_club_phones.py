@@ -1,0 +1,180 @@
+"""A club session on real phones: the director sets up a 7-table Mitchell (3 boards a round)
+and a 5-table Howell; three phones, each at its own tables, enter every result by tapping, one
+result each in turn; the ranking the director's page shows is the one counted independently
+in the test; the printouts fit their pages."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from scorekeeper.rules.movements import howell, mitchell
+from tests.browser.conftest import PHONE
+from tests.browser.test_ascenseur_phone import no_sideways_scroll
+from tests.browser.test_sheet_print import ARTIFACTS, pages
+from tests.web.test_club import independent_ranking, ns_score, random_result, ranking_rows
+
+STRAIN_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
+
+
+def start_session(page: Page, base: str, movement: str, tables: int) -> list[str]:
+    page.goto(base + "/club/new")
+    page.get_by_role("radio", name=re.compile(f"^{movement.capitalize()}:")).check()
+    page.get_by_role("group", name="Tables").get_by_role(
+        "radio", name=str(tables), exact=True
+    ).click()
+    page.get_by_role("group", name="Boards a round").get_by_role(
+        "radio", name="3", exact=True
+    ).click()
+    page.get_by_role("button", name="Start the session").click()
+    expect(page.get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
+    page.get_by_text("A link for each table's phone").click()
+    links = page.locator(".table-links input").evaluate_all("(inputs) => inputs.map(i => i.value)")
+    assert len(links) == tables
+    # The links name the server as other phones reach it on the network; here, the test's.
+    return [base + urlsplit(link).path for link in links]
+
+
+def tap_result(page: Page, fields: dict[str, str]) -> None:
+    """One board, tapped as North would: level, strain, declarer, doubled, then the result."""
+    heading = page.locator("#board-title").inner_text()
+    if fields["result"] == "passed":
+        page.get_by_role("button", name="Passed out").click()
+    else:
+        page.get_by_role("group", name="Level").get_by_role(
+            "radio", name=fields["level"], exact=True
+        ).click()
+        strain = STRAIN_NAMES[fields["strain"]]
+        page.get_by_role("group", name="Strain").get_by_role(
+            "radio", name=strain, exact=True
+        ).click()
+        page.get_by_role("group", name="Declarer").get_by_role(
+            "radio", name=re.compile(f"^{fields['declarer']} ")
+        ).click()
+        if fields["doubled"] != "0":
+            page.get_by_role("group", name="Doubled").get_by_role(
+                "radio", name="X", exact=True
+            ).click()
+        result = int(fields["result"])
+        label = "made" if result == 0 else (f"+{result}" if result > 0 else f"−{-result}")
+        page.get_by_role("button", name=label, exact=True).click()
+    expect(
+        page.locator("#board-title").filter(has_text=re.compile(f"^{re.escape(heading)}$"))
+    ).to_have_count(0)
+
+
+def phone_at_tables(
+    page: Page,
+    links: list[str],
+    tables: list[int],
+    rounds: int,
+    entered: list[tuple[int, int, int, dict[str, str]]],
+    rng: random.Random,
+) -> Iterator[None]:
+    """A phone that walks its tables round after round, entering one result per step."""
+    for round_ in range(1, rounds + 1):
+        for table in tables:
+            page.goto(f"{links[table - 1]}?round={round_}")
+            while page.locator("#board-title").count():
+                board = int(page.locator("#board-title").inner_text().split()[-1])
+                fields = random_result(rng)
+                tap_result(page, fields)
+                entered.append((round_, table, board, fields))
+                yield
+
+
+# A whole session of taps takes a minute or so: each movement on one of the two databases.
+@pytest.mark.parametrize(
+    "kind,tables,served_app",
+    [("mitchell", 7, "sqlite"), ("howell", 5, "postgresql")],
+    indirect=["served_app"],
+)
+def test_three_phones_enter_a_whole_session_and_the_ranking_is_right(
+    browser: Browser, live_server: str, kind: str, tables: int
+) -> None:
+    director = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    links = start_session(director, live_server, kind, tables)
+    movement = (mitchell if kind == "mitchell" else howell)(tables, 3)
+    phones = [browser.new_context(viewport=PHONE, locale="en-GB").new_page() for _ in range(3)]
+    shares = [list(range(1, tables + 1))[index::3] for index in range(3)]
+    entered: list[tuple[int, int, int, dict[str, str]]] = []
+    walkers = [
+        phone_at_tables(phone, links, share, movement.rounds, entered, random.Random(index))
+        for index, (phone, share) in enumerate(zip(phones, shares, strict=True))
+    ]
+    while walkers:  # one result on each phone in turn: the three enter at once
+        for walker in list(walkers):
+            if next(walker, StopIteration) is StopIteration:
+                walkers.remove(walker)
+    assert len(entered) == sum(len(s.boards) for s in movement.seatings)
+    no_sideways_scroll(phones[0])
+
+    counted = []
+    for round_, table, board, fields in entered:
+        seating = next(s for s in movement.round_seatings(round_) if s.table == table)
+        ns, ew = (
+            (("NS", seating.ns), ("EW", seating.ew))
+            if kind == "mitchell"
+            else (seating.ns, seating.ew)
+        )
+        counted.append((board, ns, ew, ns_score(board, fields)))
+    expected = independent_ranking(counted)
+
+    director.reload()
+    expect(director.get_by_text(f"Results in: {len(entered)} of {len(entered)}")).to_be_visible()
+    shown = ranking_rows(director.content())
+    assert len(shown) == len(expected)
+    for _place, pair, pct in shown:
+        if kind == "mitchell":
+            direction, number = pair.split(" ")
+            key: object = (direction, int(number))
+        else:
+            key = int(pair.split(" ")[1])
+        assert pct == f"{float(expected[key][1]):.2f}", pair
+    for phone in phones:
+        phone.context.close()
+    director.context.close()
+
+
+@pytest.mark.parametrize("served_app", ["sqlite"], indirect=True)
+def test_the_printouts_fit_their_pages(browser: Browser, live_server: str, tmp_path: Path) -> None:
+    """A whole 7-table Mitchell (each result posted as the table's form would send it), then
+    each printout: the ranking and the travellers on
+    one A4 page, one table card a page, score cards without a card cut across pages."""
+    page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    links = start_session(page, live_server, "mitchell", 7)
+    movement = mitchell(7, 3)
+    rng = random.Random(7)
+    for round_ in range(1, movement.rounds + 1):
+        for table in range(1, 8):
+            for _board in range(3):
+                page.goto(f"{links[table - 1]}?round={round_}")
+                form = page.locator("form.deal-entry")
+                action = form.get_attribute("action")
+                fields = {
+                    "csrf_token": form.locator("[name=csrf_token]").input_value(),
+                    "version": form.locator("[name=version]").input_value(),
+                    **random_result(rng),
+                }
+                response = page.request.post(
+                    live_server + str(action), form=fields, max_redirects=0
+                )
+                assert response.status == 302
+    base = page.url.split("/table/")[0]
+    no_sideways_scroll(page)
+    for name, most in (("ranking", 1), ("travellers", 3), ("movement", 8), ("cards", 14)):
+        page.goto(f"{base}/{name}")
+        pdf = tmp_path / f"club-{name}.pdf"
+        page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+        count = pages(info.stdout)
+        assert 1 <= count <= most, (name, count)
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / pdf.name).write_bytes(pdf.read_bytes())

@@ -1,0 +1,757 @@
+"""A club session through the test client: set up, every table's phone entering its results,
+the ranking against an independent computation, conflicts and double submits, the director's
+corrections and artificial scores, the printouts, and the files (PBN, USEBIO, JSON)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import random
+import re
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.club.models import ClubSession
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game
+from scorekeeper.rules.bridge import board_vulnerability, contract_score
+from scorekeeper.rules.common import Side
+from scorekeeper.rules.movements import howell, mitchell
+from tests.web.table import NONCE, TOKEN, text
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
+TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/(\d+)/[0-9a-f]+)"')
+ENTRY = re.compile(r'action="(/club/[^"]+/table/\d+/[0-9a-f]+/(\d+)/(\d+))"')
+VERSION = re.compile(r'name="version" value="(\d+)"')
+CONFIRM = re.compile(r'action="(/club/[^"]+/confirm)"')
+
+
+class Club:
+    """The director's phone and the tables' phones, without JavaScript."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.url = ""
+        self.tables: dict[int, str] = {}
+
+    def start(self, **choices: str) -> str:
+        page = text(self.client.get("/club/new"))
+        token, nonce = TOKEN.search(page), NONCE.search(page)
+        assert token and nonce
+        data = {"csrf_token": token.group(1), "nonce": nonce.group(1)}
+        data.update(choices)
+        response = self.client.post("/club/new", data=data)
+        assert response.status_code == 302, text(response)
+        self.url = response.headers["Location"]
+        page = text(self.client.get(self.url))
+        self.tables = {int(number): link for link, number in TABLE_LINK.findall(page)}
+        return self.url
+
+    def enter(self, table: int, fields: dict[str, str]) -> tuple[int, int, int]:
+        """Enter the table's next board; returns (round, board, status)."""
+        page = text(self.client.get(self.tables[table]))
+        entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+        assert entry and token and version, page
+        data = {"csrf_token": token.group(1), "version": version.group(1), **fields}
+        response = self.client.post(entry.group(1), data=data)
+        return int(entry.group(2)), int(entry.group(3)), response.status_code
+
+    def session(self, app: Flask) -> ClubSession:
+        with app.app_context():
+            game = db.session.get(Game, self.url.rsplit("/", 1)[1])
+            assert isinstance(game, ClubSession)
+            for rows in (game.results, game.pairs, game.tables, game.deals, game.corrections):
+                list(rows)  # loaded now: the test reads them after the request's session
+            return game
+
+
+def random_result(rng: random.Random) -> dict[str, str]:
+    if rng.random() < 0.05:
+        return {"result": "passed"}
+    level = rng.choice([1, 2, 3, 3, 4, 4, 5, 6])
+    result = max(-3, min(7 - level, rng.choice([-2, -1, 0, 0, 0, 1, 1, 2])))
+    return {
+        "level": str(level),
+        "strain": rng.choice(["C", "D", "H", "S", "NT"]),
+        "declarer": rng.choice("NESW"),
+        "doubled": str(rng.choice([0, 0, 0, 0, 1])),
+        "result": str(result),
+    }
+
+
+def ns_score(board: int, fields: dict[str, str]) -> int:
+    """Law 77, from the fields as entered: the independent side of the check."""
+    if fields["result"] == "passed":
+        return 0
+    level = int(fields["level"])
+    declarer = fields["declarer"]
+    side = "NS" if declarer in "NS" else "EW"
+    vulnerability = board_vulnerability(board).value
+    vulnerable = vulnerability == "All" or vulnerability == side
+    tricks = 6 + level + int(fields["result"])
+    score = contract_score(level, fields["strain"], int(fields["doubled"]), vulnerable, tricks)
+    return score if side == "NS" else -score
+
+
+def independent_ranking(
+    entered: list[tuple[int, object, object, int]],
+) -> dict[object, tuple[Fraction, Fraction]]:
+    """Matchpoints by hand: on each board 2 per lower score and 1 per equal one in the same
+    direction; each pair's total and percentage of its own top."""
+    by_board: dict[int, list[tuple[object, object, int]]] = defaultdict(list)
+    for board, ns, ew, score in entered:
+        by_board[board].append((ns, ew, score))
+    totals: dict[object, Fraction] = defaultdict(Fraction)
+    tops: dict[object, int] = defaultdict(int)
+    for results in by_board.values():
+        top = 2 * (len(results) - 1)
+        for ns, ew, score in results:
+            mp = (
+                sum(2 if other < score else 1 if other == score else 0 for _, _, other in results)
+                - 1
+            )
+            totals[ns] += mp
+            totals[ew] += top - mp
+            tops[ns] += top
+            tops[ew] += top
+    return {pair: (totals[pair], totals[pair] * 100 / tops[pair]) for pair in totals}
+
+
+def play_whole_session(
+    club: Club, movement_rounds: int, seed: int
+) -> list[tuple[int, int, int, dict[str, str]]]:
+    rng = random.Random(seed)
+    played = []
+    for _round in range(movement_rounds):
+        for table in sorted(club.tables):
+            while True:
+                page = text(club.client.get(club.tables[table]))
+                match = ENTRY.search(page)
+                if match is None or int(match.group(2)) != _round + 1:
+                    break
+                fields = random_result(rng)
+                round_, board, status = club.enter(table, fields)
+                assert status == 302
+                played.append((round_, table, board, fields))
+    return played
+
+
+def ranking_rows(page: str) -> list[tuple[str, str, str]]:
+    """(place, pair, percentage) from the ranking tables of a page."""
+    rows = re.findall(
+        r'<td class="num">(\d+=?)</td>\s*<th scope="row">([^<]+?)'
+        r'(?: <span class="names">.*?</span>)?</th>'
+        r'\s*<td class="num">[^<]*</td>\s*<td class="num total">([^<]*)</td>',
+        page,
+    )
+    return [(place, html.unescape(pair).strip(), pct) for place, pair, pct in rows]
+
+
+@pytest.mark.parametrize("kind", ["mitchell", "howell"])
+def test_a_whole_session_entered_at_the_tables_ranks_as_an_independent_count(
+    client: FlaskClient, app: Flask, kind: str
+) -> None:
+    tables = 7 if kind == "mitchell" else 5
+    club = Club(client)
+    club.start(
+        movement=kind, tables=str(tables), boards_per_round="3", pairs="even", scoring="matchpoints"
+    )
+    movement = (mitchell if kind == "mitchell" else howell)(tables, 3)
+    assert sorted(club.tables) == list(range(1, tables + 1))
+    played = play_whole_session(club, movement.rounds, seed=tables)
+    assert len(played) == sum(len(s.boards) for s in movement.seatings)
+    entered = []
+    for round_, table, board, fields in played:
+        seating = next(s for s in movement.round_seatings(round_) if s.table == table)
+        assert board in seating.boards
+        if kind == "mitchell":
+            ns, ew = ("NS", seating.ns), ("EW", seating.ew)
+        else:
+            ns, ew = seating.ns, seating.ew
+        entered.append((board, ns, ew, ns_score(board, fields)))
+    expected = independent_ranking(entered)
+    page = text(client.get(club.url))
+    assert f"Results in: {len(played)} of {len(played)}" in page
+    shown = ranking_rows(page)
+    assert len(shown) == len(expected)
+    for _place, pair, pct in shown:
+        if kind == "mitchell":
+            direction, number = pair.split(" ")
+            key: object = (direction, int(number))
+        else:
+            key = int(pair.split(" ")[1])
+        _total, percent = expected[key]
+        assert pct == f"{float(percent):.2f}", (pair, pct, float(percent))
+    # The places follow the percentages, ties sharing a place, per direction in a Mitchell.
+    groups = [("NS",), ("EW",)] if kind == "mitchell" else [()]
+    for group in groups:
+        rows = [(place, pair, pct) for place, pair, pct in shown if pair.startswith(group)]
+        percents = [float(pct) for _, _, pct in rows]
+        assert percents == sorted(percents, reverse=True)
+        for place, _pair, pct in rows:
+            better = sum(1 for other in percents if other > float(pct))
+            assert int(place.rstrip("=")) == better + 1
+
+
+def test_a_table_sees_its_board_dealer_and_vulnerability_and_east_west_confirm(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    page = text(client.get(club.tables[2]))
+    # Table 2 starts with board set 2 (boards 3 and 4): board 3 is South's, East-West vulnerable.
+    assert "Board 3" in page and "South" in page and "East-West vulnerable" in page
+    round_, board, status = club.enter(
+        2, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "1"}
+    )
+    assert (round_, board, status) == (1, 3, 302)
+    page = text(client.get(club.tables[2]))
+    assert "NS +430" in page and "Board 4" in page
+    confirm, token, version = CONFIRM.search(page), TOKEN.search(page), VERSION.search(page)
+    assert confirm and token and version
+    response = client.post(
+        confirm.group(1), data={"csrf_token": token.group(1), "version": version.group(1)}
+    )
+    assert response.status_code == 302
+    page = text(client.get(club.tables[2]))
+    assert "confirmed" in page
+    assert club.session(app).results[0].confirmed
+
+
+def test_the_same_result_sent_twice_is_recorded_once_and_a_stale_one_is_shown_beside(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    data = {
+        "csrf_token": token.group(1),
+        "version": version.group(1),
+        "level": "4",
+        "strain": "H",
+        "declarer": "N",
+        "doubled": "0",
+        "result": "0",
+    }
+    assert client.post(entry.group(1), data=data).status_code == 302
+    assert client.post(entry.group(1), data=data).status_code == 302  # a double tap
+    assert len(club.session(app).results) == 1
+    other = {**data, "result": "-1"}  # another phone, drawn before the first entry
+    response = client.post(entry.group(1), data=other)
+    assert response.status_code == 409
+    page = text(response)
+    assert "was entered on another phone" in page and "4♥ N made" in page and "4♥ N −1" in page
+    assert club.session(app).results[0].tricks == 10
+
+
+def test_tables_keep_versions_of_their_own(client: FlaskClient, app: Flask) -> None:
+    """A form drawn at table 2 is still good after table 1 entered a result."""
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="4", boards_per_round="1", pairs="even", scoring="matchpoints"
+    )
+    page = text(client.get(club.tables[2]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    club.enter(1, {"result": "passed"})
+    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    assert client.post(entry.group(1), data=data).status_code == 302
+    assert len(club.session(app).results) == 2
+
+
+def test_a_table_link_enters_its_own_table_only(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    table_one = club.tables[1]
+    forged = table_one.replace("/table/1/", "/table/2/")
+    assert client.get(forged).status_code == 403
+    assert client.get(table_one[:-4] + "0000").status_code == 403
+    assert client.get(club.url + "/table/9/abc").status_code == 404
+    page = text(client.get(table_one))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    wrong_board = re.sub(r"/(\d+)/(\d+)$", "/1/5", entry.group(1))
+    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    assert client.post(wrong_board, data=data).status_code == 404
+    assert club.session(app).results == []
+
+
+def test_bad_entries_are_refused_with_a_message_and_change_nothing(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    for fields in (
+        {},
+        {"result": "9"},
+        {"level": "7", "strain": "S", "declarer": "N", "doubled": "0", "result": "1"},
+        {"level": "8", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"},
+        {"level": "3", "strain": "X", "declarer": "N", "doubled": "0", "result": "0"},
+        {"level": "3", "strain": "S", "declarer": "Q", "doubled": "0", "result": "0"},
+        {"level": "3", "strain": "S", "declarer": "N", "doubled": "5", "result": "0"},
+        {"level": "3", "strain": "S", "result": "0"},
+        {"level": "\x00", "strain": "S", "declarer": "N", "result": "0"},
+    ):
+        _round, _board, status = club.enter(1, fields)
+        assert status == 422, fields
+    assert club.session(app).results == []
+
+
+@pytest.mark.parametrize(
+    "choices",
+    [
+        {"movement": "howell", "tables": "9"},
+        {"movement": "mitchell", "tables": "2"},
+        {"movement": "mitchell", "tables": "16"},
+        {"movement": "mitchell", "tables": "x"},
+        {"movement": "swiss", "tables": "5"},
+        {"movement": "mitchell", "tables": "5", "boards_per_round": "0"},
+        {"movement": "mitchell", "tables": "5", "pairs": "many"},
+        {"movement": "mitchell", "tables": "5", "scoring": "total"},
+        {"movement": "mitchell", "tables": "5", "event": "a\x00b"},
+        {"movement": "mitchell", "tables": "5", "event": "x" * 61},
+    ],
+)
+def test_a_session_set_up_wrong_is_refused_with_a_message(
+    client: FlaskClient, choices: dict[str, str]
+) -> None:
+    page = text(client.get("/club/new"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {
+        "csrf_token": token.group(1),
+        "nonce": nonce.group(1),
+        "boards_per_round": "3",
+        "pairs": "even",
+        "scoring": "matchpoints",
+        **choices,
+    }
+    response = client.post("/club/new", data=data)
+    assert response.status_code == 422
+    assert 'role="alert"' in text(response)
+
+
+def test_an_odd_number_of_pairs_has_a_pair_sitting_out(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="odd", scoring="matchpoints"
+    )
+    page = text(client.get(club.tables[3]))  # East-West 3 is the phantom: round 1 sits out
+    assert "sits out" in page and ENTRY.search(page) is None
+    for table in (1, 2):
+        for _board in range(2):
+            club.enter(table, {"result": "passed"})
+    page = text(client.get(club.tables[3]))  # the room has moved on to round 2
+    assert "Round 2 of 3" in page and ENTRY.search(page) is not None
+    for result in club.session(app).results:  # round 1 is played again below, in earnest
+        url = f"{club.url}/results/{result.round}/{result.table}/{result.board}"
+        director_post(client, url, action="delete")
+    session = club.session(app)
+    assert len(session.pairs) == 5
+    played = play_whole_session(club, 3, seed=1)
+    assert len(played) == 2 * 6  # two tables play each round
+    page = text(client.get(club.url))
+    assert len(ranking_rows(page)) == 5
+
+
+def director_post(client: FlaskClient, url: str, **fields: str) -> object:
+    page = text(client.get(url))
+    token = TOKEN.search(page)
+    version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page)
+    assert token and version
+    return client.post(
+        url, data={"csrf_token": token.group(1), "version": version.group(1), **fields}
+    )
+
+
+def test_the_director_corrects_gives_artificial_scores_deletes_and_undoes_all_logged(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    club.enter(1, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"})
+    edit = f"{club.url}/results/1/1/1"
+    response = director_post(
+        client, edit, action="result", level="4", strain="S", declarer="N", doubled="0", result="1"
+    )
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert club.session(app).results[0].tricks == 11
+    response = director_post(
+        client, f"{club.url}/results/1/1/2", action="artificial", scores="A+/A-"
+    )
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    page = text(client.get(club.url))
+    assert "corrected" in page and "4♠ N made" in page and "4♠ N +1" in page
+    assert "artificial: A+ to North-South, A- to East-West" in page
+    travellers = text(client.get(f"{club.url}/travellers"))
+    assert "A+ / A-" in travellers
+    response = director_post(client, f"{club.url}/results/1/1/2", action="delete")
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert len(club.session(app).results) == 1
+    page = text(client.get(club.url))
+    token, version = (
+        TOKEN.search(page),
+        re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page),
+    )
+    assert token and version
+    response = client.post(
+        f"{club.url}/undo", data={"csrf_token": token.group(1), "version": version.group(1)}
+    )
+    assert response.status_code == 302
+    assert club.session(app).results == []
+    kinds = [c.kind for c in club.session(app).corrections]
+    assert kinds == ["result", "artificial", "result-deleted", "undo-result"]
+
+
+def test_a_closed_session_takes_no_more_results_from_the_tables(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    session_page = text(client.get(club.url))
+    close_token = TOKEN.search(session_page)
+    close_version = re.search(
+        r'id="version" name="version" type="hidden" value="(\d+)"', session_page
+    )
+    assert close_token and close_version
+    client.post(
+        f"{club.url}/close",
+        data={"csrf_token": close_token.group(1), "version": close_version.group(1)},
+    )
+    assert club.session(app).closed
+    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    response = client.post(entry.group(1), data=data, follow_redirects=True)
+    assert "The session is closed" in text(response)
+    assert club.session(app).results == []
+
+
+def test_pairs_names_show_in_the_ranking(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    club.start(
+        movement="howell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    names = {f"names-{index}": f"Joueur {index} – Partenaire" for index in range(6)}
+    response = director_post(client, f"{club.url}/pairs", **names)
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    club.enter(1, {"result": "passed"})
+    page = text(client.get(club.url))
+    assert "Joueur 0 – Partenaire" in page
+    bad = director_post(client, f"{club.url}/pairs", **{"names-0": "x" * 61})
+    assert bad.status_code == 422  # type: ignore[attr-defined]
+
+
+def test_butler_scoring_ranks_by_imps(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="1", pairs="even", scoring="butler"
+    )
+    play_whole_session(club, 3, seed=3)
+    page = text(client.get(club.url))
+    assert "IMPs" in page and "Butler" in page
+    session = club.session(app).score()
+    assert [direction for direction, _standings in session.rankings] == [Side.NS, Side.EW]
+    for _direction, standings in session.rankings:
+        assert all(standing.percentage is None for standing in standings)
+        totals = [s.total for s in standings]
+        assert totals == sorted(totals, reverse=True)
+
+
+def test_printouts_and_files_of_a_session(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    club.start(
+        movement="howell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    play_whole_session(club, 5, seed=5)
+    for page in ("movement", "ranking", "travellers", "cards"):
+        response = client.get(f"{club.url}/{page}")
+        assert response.status_code == 200, page
+    cards = text(client.get(f"{club.url}/movement"))
+    assert "shared with table" in cards
+    before = club.session(app).score()
+    for suffix in ("session.pbn", "session.xml"):
+        exported = client.get(f"{club.url}/{suffix}").data
+        imported = import_results(client, exported, f"x.{suffix.rsplit('.', 1)[1]}")
+        assert "is confirmed" in text(client.get(imported)), suffix
+        with app.app_context():
+            game = db.session.get(Game, imported.rsplit("/", 1)[1])
+            assert isinstance(game, ClubSession)
+            after = game.score()
+        assert [(s.pair.number, s.rank, s.total, s.percentage) for s in after.standings()] == [
+            (s.pair.number, s.rank, s.total, s.percentage) for s in before.standings()
+        ]
+    exported = client.get(f"{club.url}/game.json").data
+    page = text(client.get("/import"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    response = client.post(
+        "/import",
+        data={
+            "csrf_token": token.group(1),
+            "nonce": nonce.group(1),
+            "file": (io.BytesIO(exported), "s.json"),
+        },
+    )
+    assert response.status_code == 302
+    copy = text(client.get(response.headers["Location"]))
+    assert ranking_rows(copy) == ranking_rows(text(client.get(club.url)))
+
+
+def import_results(client: FlaskClient, data: bytes, name: str) -> str:
+    page = text(client.get("/club/import"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    response = client.post(
+        "/club/import",
+        data={
+            "csrf_token": token.group(1),
+            "nonce": nonce.group(1),
+            "file": (io.BytesIO(data), name),
+        },
+    )
+    assert response.status_code == 302, text(response)
+    return str(response.headers["Location"])
+
+
+def test_the_real_session_file_is_published_with_its_ranking(
+    client: FlaskClient, app: Flask
+) -> None:
+    url = import_results(client, (DATA / "ffb_2022_dn1_s1.pbn").read_bytes(), "s.pbn")
+    page = text(client.get(url))
+    assert "is confirmed" in page
+    ranking = text(client.get(f"{url}/ranking"))
+    rows = ranking_rows(ranking)
+    published = [
+        line.split(",")
+        for line in (DATA / "ffb_2022_dn1_s1_totals.csv").read_text().splitlines()[1:]
+    ]
+    assert [(place.rstrip("="), pair.split(" ")[1], pct) for place, pair, pct in rows] == [
+        (p[0], p[1], f"{float(p[5]):.2f}") for p in published
+    ]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\x00\xff" * 50,
+        b'% PBN 2.0\n[Board "1"]\n[ScoreTable "Table;Round"]\n1',
+        b"<USEBIO><EVENT/></USEBIO>",
+        b'<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>',
+    ],
+)
+def test_a_bad_results_file_gets_a_message(client: FlaskClient, data: bytes) -> None:
+    page = text(client.get("/club/import"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    response = client.post(
+        "/club/import",
+        data={
+            "csrf_token": token.group(1),
+            "nonce": nonce.group(1),
+            "file": (io.BytesIO(data), "x.pbn"),
+        },
+    )
+    assert response.status_code == 422
+    assert 'role="alert"' in text(response)
+
+
+def test_a_file_whose_published_figures_are_wrong_is_imported_with_the_difference_named(
+    client: FlaskClient,
+) -> None:
+    data = (DATA / "ffb_2022_dn1_s1.pbn").read_bytes().replace(b" 771.2 61.21 ", b" 771.3 61.21 ")
+    url = import_results(client, data, "s.pbn")
+    page = html.unescape(text(client.get(url)))
+    assert "1 of the file's published figures differ" in page
+    assert "pair 7: the file's total is 771.3, Scorekeeper's 771.2" in page
+
+
+def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
+    client.get("/language/fr")
+    page = text(client.get("/club/import"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = b'% PBN 2.0\n[Event "x"]\n[Board "1"]\n[Board "x"\n'
+    response = client.post(
+        "/club/import",
+        data={
+            "csrf_token": token.group(1),
+            "nonce": nonce.group(1),
+            "file": (io.BytesIO(data), "x.pbn"),
+        },
+    )
+    assert response.status_code == 422
+    assert "Ligne 4" in html.unescape(text(response)), text(response)
+
+
+def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    for path in ("/results/0/1/1", "/results/9/1/1", "/results/1/9/1", "/results/1/1/99"):
+        assert client.get(club.url + path).status_code == 404, path
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    for round_ in ("0", "99"):
+        wrong = re.sub(r"/(\d+)/(\d+)$", f"/{round_}/1", entry.group(1))
+        assert client.post(wrong, data=data).status_code == 404
+    assert client.get(club.tables[1] + "?round=99").status_code == 200
+
+
+def test_the_director_s_page_follows_the_live_version_the_poll_answers(client: FlaskClient) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    club.enter(2, {"result": "passed"})
+    page = text(client.get(club.url))
+    shown = re.search(r'data-version="(\d+)"', page)
+    assert shown
+    assert client.get(club.url + "/version").get_json() == {"version": int(shown.group(1))}
+
+
+def test_a_director_s_form_drawn_before_a_table_s_entry_changes_nothing(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    club.enter(1, {"result": "passed"})
+    page = text(client.get(club.url))
+    token = TOKEN.search(page)
+    version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page)
+    edit = f"{club.url}/results/1/2/3"
+    edit_page = text(client.get(edit))
+    edit_token = TOKEN.search(edit_page)
+    edit_version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', edit_page)
+    assert token and version and edit_token and edit_version
+    club.enter(2, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
+    response = client.post(
+        f"{club.url}/undo", data={"csrf_token": token.group(1), "version": version.group(1)}
+    )
+    assert response.status_code == 302
+    data = {
+        "csrf_token": edit_token.group(1),
+        "version": edit_version.group(1),
+        "action": "artificial",
+        "scores": "A=/A=",
+    }
+    client.post(edit, data=data)
+    session = club.session(app)
+    assert sorted(r.code for r in session.results) == ["3NT S 9", "pass"]
+    assert session.corrections == []
+
+
+def test_a_correction_keeps_the_result_s_row_and_undo_takes_back_the_last_entered(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    club.enter(1, {"level": "2", "strain": "H", "declarer": "E", "doubled": "0", "result": "0"})
+    club.enter(2, {"result": "passed"})
+    first = club.session(app).results
+    response = director_post(
+        client,
+        f"{club.url}/results/1/1/1",
+        action="result",
+        level="2",
+        strain="H",
+        declarer="E",
+        doubled="0",
+        result="1",
+    )
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    again = director_post(
+        client,
+        f"{club.url}/results/1/1/1",
+        action="result",
+        level="2",
+        strain="H",
+        declarer="E",
+        doubled="0",
+        result="1",
+    )
+    assert again.status_code == 302  # type: ignore[attr-defined]
+    assert "is unchanged" in text(client.get(club.url))
+    corrected = {r.table: r for r in club.session(app).results}
+    assert corrected[1].id == next(r.id for r in first if r.table == 1) and corrected[1].tricks == 9
+    page = text(client.get(club.url))
+    token = TOKEN.search(page)
+    version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page)
+    assert token and version
+    client.post(
+        f"{club.url}/undo", data={"csrf_token": token.group(1), "version": version.group(1)}
+    )
+    assert [r.table for r in club.session(app).results] == [1]
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"level": 4, "board": 1, "table": 1, "round": 1, "ns": 1, "ew": 1},
+        {"artificial_ns": "A+", "board": 1, "table": 1, "round": 1, "ns": 1, "ew": 1},
+        {
+            "level": 4,
+            "strain": "S",
+            "declarer": "N",
+            "tricks": 10,
+            "artificial_ns": "A+",
+            "artificial_ew": "A+",
+            "board": 1,
+            "table": 1,
+            "round": 1,
+            "ns": 1,
+            "ew": 1,
+        },
+    ],
+)
+def test_a_session_file_with_a_half_entered_result_is_refused(
+    client: FlaskClient, result: dict[str, object]
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    document = client.get(f"{club.url}/game.json").get_json()
+    document["results"] = [result]
+    page = text(client.get("/import"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    raw = json.dumps(document).encode()
+    response = client.post(
+        "/import",
+        data={
+            "csrf_token": token.group(1),
+            "nonce": nonce.group(1),
+            "file": (io.BytesIO(raw), "s.json"),
+        },
+    )
+    assert response.status_code == 422
