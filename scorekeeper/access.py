@@ -111,13 +111,15 @@ def redraws_the_form() -> bool:
 
 
 # Starting and importing games, counted together per client: a public server is not a machine
-# for making games by the thousand.
+# for making games by the thousand. Every form that starts a game is counted, whatever its
+# fields; only a form whose view draws it again unless told to start is exempt when it does.
 new_games_limit = limiter.shared_limit(
-    new_games, scope="new-games", methods=["POST"], exempt_when=redraws_the_form
-)
-imports_limit = limiter.shared_limit(
     new_games, scope="new-games", methods=["POST"], exempt_when=private_server
 )
+redrawn_setup_limit = limiter.shared_limit(
+    new_games, scope="new-games", methods=["POST"], exempt_when=redraws_the_form
+)
+imports_limit = new_games_limit
 
 
 def form_key(nonce: str | None) -> str | None:

@@ -10,7 +10,7 @@ from flask import abort, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit
+from scorekeeper.access import is_scorer, redrawn_setup_limit
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.family import FAMILY, round_text
 from scorekeeper.ascenseur.forms import RoundForm, SetupForm, options, round_form
@@ -53,7 +53,7 @@ def choose() -> str:
 
 
 @bp.route("/new/<preset>", methods=["GET", "POST"])
-@new_games_limit
+@redrawn_setup_limit
 def setup(preset: str) -> str | Response | tuple[str, int]:
     """Players, first dealer and house rules; the game's preview; then start it."""
     base = get_preset_or_404(preset)

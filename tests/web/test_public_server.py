@@ -124,6 +124,33 @@ def test_new_games_are_limited_per_client_on_a_public_server(
     assert response.status_code == 302  # another client has its own count
 
 
+@pytest.mark.parametrize(
+    "setup,fields",
+    [
+        ("/bridge/new", {"north": "A", "east": "B", "south": "C", "west": "D"}),
+        ("/echelons/new", {"player_a": "Zoé"}),
+        ("/club/new", {"movement": "mitchell", "tables": "3", "boards_per_round": "2"}),
+        ("/teams/new", {"team_a": "Nord", "team_b": "Sud", "boards": "8", "first_board": "1"}),
+    ],
+)
+def test_every_family_s_new_game_form_counts_whatever_its_fields(
+    app: Flask, client: FlaskClient, setup: str, fields: dict[str, str]
+) -> None:
+    app.config["NEW_GAMES_LIMIT"] = "2 per minute"
+    for action in ("preview", "add", "start"):
+        page = text(client.get(setup))
+        token = TOKEN.search(page)
+        nonce = re.search(r'name="nonce" type="hidden" value="([^"]*)"', page)
+        assert token and nonce
+        data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "action": action, **fields}
+        response = client.post(setup, data=data)
+        if action == "start":
+            assert response.status_code == 429, text(response)
+        else:
+            assert response.status_code in (302, 422), text(response)
+    assert games_count(app) <= 2
+
+
 def test_a_private_server_does_not_limit_new_games(app: Flask, client: FlaskClient) -> None:
     app.config.update(NEW_GAMES_LIMIT="2 per minute", PRIVATE_SERVER=True)
     table = Table(client)
