@@ -1,0 +1,71 @@
+"""Fifteen tables of a club session enter their results at the same moment, round after round,
+against a real server (two processes on PostgreSQL): none waits for another's version, none
+is refused, and every result is stored."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from tests.server.conftest import Phone, Server
+
+TABLES = 15
+TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/\d+/[0-9a-f]+)"')
+ENTRY = re.compile(r'action="(/club/[^"]+/table/\d+/[0-9a-f]+/\d+/\d+)"')
+VERSION = re.compile(r'name="version" value="(\d+)"')
+TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+NONCE = re.compile(r'name="nonce" type="hidden" value="([^"]*)"')
+
+
+def test_fifteen_tables_enter_at_once(servers: list[Server]) -> None:
+    director = Phone(servers[0].url)
+    _status, page, _location = director.request("/club/new")
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    form = {
+        "csrf_token": token.group(1),
+        "nonce": nonce.group(1),
+        "movement": "mitchell",
+        "tables": str(TABLES),
+        "boards_per_round": "2",
+        "pairs": "even",
+        "scoring": "matchpoints",
+    }
+    status, body, location = director.request("/club/new", form)
+    assert status == 302, body
+    session = location.removeprefix(servers[0].url)
+    links = TABLE_LINK.findall(director.request(session)[1])
+    assert len(links) == TABLES
+    # Each table's phone on one of the server processes, by turns.
+    phones = [Phone(servers[index % len(servers)].url) for index in range(TABLES)]
+    refused: list[tuple[int, int]] = []
+
+    def enter_next(index: int, barrier: threading.Barrier) -> None:
+        phone, link = phones[index], links[index]
+        page = phone.request(link)[1]
+        entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+        if not (entry and token and version):
+            barrier.abort()  # the others do not wait for a table that has nothing to send
+            refused.append((index + 1, 0))
+            return
+        barrier.wait(timeout=60)  # every table sends at the same moment
+        data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+        status, _body, _location = phone.request(entry.group(1), data)
+        if status != 302:
+            refused.append((index + 1, status))
+
+    rounds = TABLES  # an odd number of tables: every round is played
+    for _round in range(rounds):
+        for _board in range(2):
+            barrier = threading.Barrier(TABLES)
+            threads = [
+                threading.Thread(target=enter_next, args=(index, barrier))
+                for index in range(TABLES)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    assert refused == []
+    page = director.request(session)[1]
+    assert f"Results in: {TABLES * rounds * 2} of {TABLES * rounds * 2}" in page
