@@ -209,11 +209,15 @@ def board_facts(board: int) -> dict[str, Any]:
     return {"dealer": board_dealer(board), "vulnerability": board_vulnerability(board)}
 
 
+def signed(score: int) -> str:
+    """A score as the pad writes it: +420, −50, 0."""
+    return f"{score:+d}".replace("-", "−") if score else "0"
+
+
 def score_text(scored: ScoredResult | None) -> str:
     if scored is None or scored.result.score_ns is None:
         return ""
-    score = scored.result.score_ns
-    return f"{score:+d}".replace("-", "−") if score else "0"
+    return signed(scored.result.score_ns)
 
 
 def directions(ranking: Ranking) -> Sequence[Side | None]:
@@ -231,6 +235,7 @@ def template_helpers() -> dict[str, Any]:
         "percentage": percentage,
         "board_facts": board_facts,
         "score_text": score_text,
+        "signed": signed,
         "vulnerability_label": vulnerability_label,
         "Seat": Seat,
         "Side": Side,

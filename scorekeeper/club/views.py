@@ -310,10 +310,6 @@ def render_table(
     version = form.version.data if form is not None and form.version.data else stored
     if form is None and next_board is not None:
         form = ResultForm(formdata=None, data={"version": stored})
-    score, _problem = scored(game)
-    by_key = {}
-    if score is not None:
-        by_key = {(s.result.board, s.result.table, s.result.round): s for s in score.results}
     return render_template(
         "club/table.html",
         game=game,
@@ -325,7 +321,6 @@ def render_table(
         next_board=next_board,
         form=form,
         results=RESULTS,
-        scored=by_key,
         version=version,
         rounds=[s for s in sorted(movement.table_seatings(table), key=lambda s: s.round)],
         next_move=next_move(movement, seating) if seating is not None else None,

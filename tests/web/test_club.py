@@ -224,6 +224,9 @@ def test_a_table_sees_its_board_dealer_and_vulnerability_and_east_west_confirm(
     page = text(client.get(club.tables[2]))
     assert "confirmed" in page
     assert club.session(app).results[0].confirmed
+    club.enter(2, {"result": "passed"})  # board 4, the round's last
+    page = text(client.get(club.tables[2] + "?round=1"))
+    assert "On to round 2" in page and ENTRY.search(page) is None
 
 
 def test_the_same_result_sent_twice_is_recorded_once_and_a_stale_one_is_shown_beside(
