@@ -35,7 +35,9 @@ class PostgresServer:
         prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
         subprocess.run([*prefix, *command], check=True, capture_output=True, cwd=self.root)
 
-    def start(self) -> PostgresServer:
+    def start(self, *, durable: bool = False) -> PostgresServer:
+        """Start the server; ``durable`` keeps PostgreSQL's own defaults (every commit synced
+        to disk, as a club's server runs), otherwise the tests' quicker settings."""
         if self.as_root:
             shutil.chown(self.root, "postgres", "postgres")
         self.root.chmod(0o755)
@@ -52,10 +54,10 @@ class PostgresServer:
             "--locale=C",
             "--no-sync",
         )
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+        options += "-c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self.run(
             str(self.binaries / "pg_ctl"),
             "-D",
