@@ -305,10 +305,14 @@ async def tables_load(
     errors = 0
     rng = random.Random(tables)
 
+    async def pause(wanted: float) -> None:
+        """Wait, but not past the step's end: a step lasts its seconds, not a scorer's minute."""
+        await asyncio.sleep(max(0.0, min(wanted, end - time.perf_counter())))
+
     async def phone(scorer: dict[str, Any]) -> None:
         """A phone on the table: polls, and reloads the page when the game has changed."""
         nonlocal errors
-        await asyncio.sleep(rng.uniform(0, POLL_EVERY))
+        await pause(rng.uniform(0, POLL_EVERY))
         game_id, seen = scorer["path"].rsplit("/", 1)[1], scorer["version"]
         while time.perf_counter() < end:
             etag = f'"{game_id}-{seen}"'
@@ -324,11 +328,11 @@ async def tables_load(
                 status, ms = await pool.timed("GET", scorer["path"], {})
                 if status == 200:
                     pages.append(ms)
-            await asyncio.sleep(POLL_EVERY * rng.uniform(0.9, 1.1))
+            await pause(POLL_EVERY * rng.uniform(0.9, 1.1))
 
     async def scorer_task(scorer: dict[str, Any]) -> None:
         nonlocal errors
-        await asyncio.sleep(rng.uniform(0, POST_EVERY))
+        await pause(rng.uniform(0, POST_EVERY))
         while time.perf_counter() < end and scorer["next"] <= 23:
             number, cards = (
                 scorer["next"],
@@ -360,7 +364,7 @@ async def tables_load(
                 if status == 200:
                     pages.append(ms)
             scorer["next"] += 1
-            await asyncio.sleep(POST_EVERY)
+            await pause(POST_EVERY)
 
     scorers = fill_data["scorers"][:tables]
     tasks = [phone(s) for s in scorers for _ in range(PHONES)] + [scorer_task(s) for s in scorers]
@@ -447,8 +451,8 @@ def load_step(
             "tables": tables,
         }
     )
-    # Each phone polls once after a random wait (half a period on average), then every period.
-    scheduled = tables * PHONES * (1 + (seconds - POLL_EVERY / 2) / POLL_EVERY)
+    # Each phone starts at a random moment of its first period, then polls every period.
+    scheduled = tables * PHONES * seconds / POLL_EVERY
     load["kept"] = len(load["polls"]) / scheduled
     load["page_p95"] = percentile(load["pages"], 0.95)
     load["held"] = (
