@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
@@ -506,34 +507,23 @@ def test_printouts_and_files_of_a_session(client: FlaskClient, app: Flask) -> No
             (s.pair.number, s.rank, s.total, s.percentage) for s in before.standings()
         ]
     exported = client.get(f"{club.url}/game.json").data
-    page = text(client.get("/import"))
-    token, nonce = TOKEN.search(page), NONCE.search(page)
-    assert token and nonce
-    response = client.post(
-        "/import",
-        data={
-            "csrf_token": token.group(1),
-            "nonce": nonce.group(1),
-            "file": (io.BytesIO(exported), "s.json"),
-        },
-    )
+    response = upload(client, "/import", exported, "s.json")
     assert response.status_code == 302
     copy = text(client.get(response.headers["Location"]))
     assert ranking_rows(copy) == ranking_rows(text(client.get(club.url)))
 
 
-def import_results(client: FlaskClient, data: bytes, name: str) -> str:
-    page = text(client.get("/club/import"))
+def upload(client: FlaskClient, path: str, data: bytes, name: str) -> TestResponse:
+    """Send a file through the upload form at ``path``, as a browser would."""
+    page = text(client.get(path))
     token, nonce = TOKEN.search(page), NONCE.search(page)
     assert token and nonce
-    response = client.post(
-        "/club/import",
-        data={
-            "csrf_token": token.group(1),
-            "nonce": nonce.group(1),
-            "file": (io.BytesIO(data), name),
-        },
-    )
+    fields = {"csrf_token": token.group(1), "nonce": nonce.group(1)}
+    return client.post(path, data={**fields, "file": (io.BytesIO(data), name)})
+
+
+def import_results(client: FlaskClient, data: bytes, name: str) -> str:
+    response = upload(client, "/club/import", data, name)
     assert response.status_code == 302, text(response)
     return str(response.headers["Location"])
 
@@ -566,17 +556,7 @@ def test_the_real_session_file_is_published_with_its_ranking(
     ],
 )
 def test_a_bad_results_file_gets_a_message(client: FlaskClient, data: bytes) -> None:
-    page = text(client.get("/club/import"))
-    token, nonce = TOKEN.search(page), NONCE.search(page)
-    assert token and nonce
-    response = client.post(
-        "/club/import",
-        data={
-            "csrf_token": token.group(1),
-            "nonce": nonce.group(1),
-            "file": (io.BytesIO(data), "x.pbn"),
-        },
-    )
+    response = upload(client, "/club/import", data, "x.pbn")
     assert response.status_code == 422
     assert 'role="alert"' in text(response)
 
@@ -593,18 +573,8 @@ def test_a_file_whose_published_figures_are_wrong_is_imported_with_the_differenc
 
 def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
     client.get("/language/fr")
-    page = text(client.get("/club/import"))
-    token, nonce = TOKEN.search(page), NONCE.search(page)
-    assert token and nonce
     data = b'% PBN 2.0\n[Event "x"]\n[Board "1"]\n[Board "x"\n'
-    response = client.post(
-        "/club/import",
-        data={
-            "csrf_token": token.group(1),
-            "nonce": nonce.group(1),
-            "file": (io.BytesIO(data), "x.pbn"),
-        },
-    )
+    response = upload(client, "/club/import", data, "x.pbn")
     assert response.status_code == 422
     assert "Ligne 4" in html.unescape(text(response)), text(response)
 
@@ -745,16 +715,6 @@ def test_a_session_file_with_a_half_entered_result_is_refused(
     )
     document = client.get(f"{club.url}/game.json").get_json()
     document["results"] = [result]
-    page = text(client.get("/import"))
-    token, nonce = TOKEN.search(page), NONCE.search(page)
-    assert token and nonce
     raw = json.dumps(document).encode()
-    response = client.post(
-        "/import",
-        data={
-            "csrf_token": token.group(1),
-            "nonce": nonce.group(1),
-            "file": (io.BytesIO(raw), "s.json"),
-        },
-    )
+    response = upload(client, "/import", raw, "s.json")
     assert response.status_code == 422
