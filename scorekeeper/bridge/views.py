@@ -136,17 +136,8 @@ def pad(game_id: str) -> Response | str:
 
 def put_deal(record: DealRecord, form: DealForm) -> None:
     """The form's deal in the record (a passed-out deal keeps nothing else)."""
-    if form.passed_out():
-        record.level = record.strain = record.declarer = record.tricks = None
-        record.doubled = 0
-        record.honours_side = record.honours = None
-        return
-    record.level = int(form.level.data)
-    record.strain = str(form.strain.data)
-    record.declarer = str(form.declarer.data)
-    record.doubled = int(form.doubled.data or 0)
-    record.tricks = form.tricks
-    record.honours_side, record.honours = form.honours_claim
+    form.put_into(record)
+    record.honours_side, record.honours = (None, None) if form.passed_out() else form.honours_claim
 
 
 def rescored(game: BridgeGame, form: DealForm) -> Evening | None:

@@ -357,14 +357,8 @@ def table_page(game_id: str, table: int, token: str) -> tuple[str, int]:
 
 
 def put_result(result: ClubResult, form: ResultForm) -> None:
-    result.clear()
-    if form.passed_out():
-        return
-    result.level = int(form.level.data)
-    result.strain = str(form.strain.data)
-    result.declarer = str(form.declarer.data)
-    result.doubled = int(form.doubled.data or 0)
-    result.tricks = form.tricks
+    result.clear()  # artificial scores too
+    form.put_into(result)
 
 
 def save_table(table: ClubTable) -> bool:

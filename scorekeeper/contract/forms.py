@@ -102,6 +102,19 @@ class DealForm(FlaskForm):
                 valid = False
         return valid
 
+    def put_into(self, record: Any) -> None:
+        """The deal in a record's level, strain, declarer, doubled and tricks (all empty, and
+        not doubled, for a passed-out deal)."""
+        if self.passed_out():
+            record.level = record.strain = record.declarer = record.tricks = None
+            record.doubled = 0
+            return
+        record.level = int(self.level.data)
+        record.strain = str(self.strain.data)
+        record.declarer = str(self.declarer.data)
+        record.doubled = int(self.doubled.data or 0)
+        record.tricks = self.tricks
+
     @property
     def tricks(self) -> int:
         return 6 + int(self.level.data) + int(self.result.data)

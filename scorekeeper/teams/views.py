@@ -96,15 +96,7 @@ def match(game_id: str) -> Response | str:
 
 def put_result(record: TableResult, form: ResultForm) -> None:
     """The form's result in the record (a passed-out board keeps nothing else)."""
-    if form.passed_out():
-        record.level = record.strain = record.declarer = record.tricks = None
-        record.doubled = 0
-        return
-    record.level = int(form.level.data)
-    record.strain = str(form.strain.data)
-    record.declarer = str(form.declarer.data)
-    record.doubled = int(form.doubled.data or 0)
-    record.tricks = form.tricks
+    form.put_into(record)
 
 
 def scores(game: TeamsGame, form: ResultForm) -> bool:
