@@ -99,10 +99,11 @@ class TableRound:
 
     seating: Seating
     entered: int
-    confirmed: int
     expected: int
     sits_out: bool
     shared: tuple[int, ...]
+    missing: tuple[int, ...]
+    """The boards this table has still to enter in this round."""
 
     @property
     def done(self) -> bool:
@@ -120,14 +121,16 @@ def progress(game: ClubSession, movement: Movement) -> list[list[TableRound]]:
         for seating in sorted(movement.round_seatings(number), key=lambda s: s.table):
             results = entered.get((number, seating.table), [])
             sits_out = movement.sits_out(seating)
+            boards_in = {r.board for r in results}
+            missing = () if sits_out else tuple(b for b in seating.boards if b not in boards_in)
             row.append(
                 TableRound(
                     seating,
                     len(results),
-                    sum(1 for r in results if r.confirmed),
                     0 if sits_out else len(seating.boards),
                     sits_out,
                     movement.shared_with(seating),
+                    missing,
                 )
             )
         grid.append(row)

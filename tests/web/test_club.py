@@ -30,6 +30,14 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/(\d+)/[0-9a-f]+)"')
 ENTRY = re.compile(r'action="(/club/[^"]+/table/\d+/[0-9a-f]+/(\d+)/(\d+))"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
+SMALL = {
+    "movement": "mitchell",
+    "tables": "3",
+    "boards_per_round": "2",
+    "pairs": "even",
+    "scoring": "matchpoints",
+}
+"""The small session most tests play: a 3-table Mitchell, 2 boards a round."""
 CONFIRM = re.compile(r'action="(/club/[^"]+/confirm)"')
 
 
@@ -204,9 +212,7 @@ def test_a_table_sees_its_board_dealer_and_vulnerability_and_east_west_confirm(
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     page = text(client.get(club.tables[2]))
     # Table 2 starts with board set 2 (boards 3 and 4): board 3 is South's, East-West vulnerable.
     assert "Board 3" in page and "South" in page and "East-West vulnerable" in page
@@ -234,9 +240,7 @@ def test_the_same_result_sent_twice_is_recorded_once_and_a_stale_one_is_shown_be
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     page = text(client.get(club.tables[1]))
     entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
     assert entry and token and version
@@ -277,9 +281,7 @@ def test_tables_keep_versions_of_their_own(client: FlaskClient, app: Flask) -> N
 
 def test_a_table_link_enters_its_own_table_only(client: FlaskClient, app: Flask) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     table_one = club.tables[1]
     forged = table_one.replace("/table/1/", "/table/2/")
     assert client.get(forged).status_code == 403
@@ -298,9 +300,7 @@ def test_bad_entries_are_refused_with_a_message_and_change_nothing(
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     for fields in (
         {},
         {"result": "9"},
@@ -388,9 +388,7 @@ def test_the_director_corrects_gives_artificial_scores_deletes_and_undoes_all_lo
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     club.enter(1, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"})
     edit = f"{club.url}/results/1/1/1"
     response = director_post(
@@ -429,9 +427,7 @@ def test_a_closed_session_takes_no_more_results_from_the_tables(
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     page = text(client.get(club.tables[1]))
     entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
     assert entry and token and version
@@ -581,9 +577,7 @@ def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
 
 def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     for path in ("/results/0/1/1", "/results/9/1/1", "/results/1/9/1", "/results/1/1/99"):
         assert client.get(club.url + path).status_code == 404, path
     page = text(client.get(club.tables[1]))
@@ -598,9 +592,7 @@ def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> Non
 
 def test_the_director_s_page_follows_the_live_version_the_poll_answers(client: FlaskClient) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     club.enter(2, {"result": "passed"})
     page = text(client.get(club.url))
     shown = re.search(r'data-version="(\d+)"', page)
@@ -612,9 +604,7 @@ def test_a_director_s_form_drawn_before_a_table_s_entry_changes_nothing(
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     club.enter(1, {"result": "passed"})
     page = text(client.get(club.url))
     token = TOKEN.search(page)
@@ -645,9 +635,7 @@ def test_a_correction_keeps_the_result_s_row_and_undo_takes_back_the_last_entere
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     club.enter(1, {"level": "2", "strain": "H", "declarer": "E", "doubled": "0", "result": "0"})
     club.enter(2, {"result": "passed"})
     first = club.session(app).results
@@ -710,9 +698,7 @@ def test_a_session_file_with_a_half_entered_result_is_refused(
     client: FlaskClient, result: dict[str, object]
 ) -> None:
     club = Club(client)
-    club.start(
-        movement="mitchell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
-    )
+    club.start(**SMALL)
     document = client.get(f"{club.url}/game.json").get_json()
     document["results"] = [result]
     raw = json.dumps(document).encode()
