@@ -4,9 +4,12 @@ from now on and a session cookie marked Secure."""
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, current_app, request
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response
+
+from scorekeeper.games.live import POLL_PATH
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; style-src 'self' '{style_hash}'; img-src 'self' data:; "
@@ -21,10 +24,26 @@ HEADERS = {
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed session cookie, marked Secure when the request itself is secure."""
+    """The signed session cookie, marked Secure when the request itself is secure, and not
+    even read for the live poll, which needs none (see scorekeeper.games.live)."""
+
+    def __init__(self) -> None:
+        self.kept_serializer: tuple[object, URLSafeTimedSerializer | None] | None = None
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def open_session(self, app: Flask, request: Request) -> SessionMixin | None:
+        if request.method == "GET" and request.path.endswith(POLL_PATH):
+            return self.make_null_session(app)
+        return super().open_session(app, request)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer, made once for the app's keys rather than twice a request."""
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        if self.kept_serializer is None or self.kept_serializer[0] != keys:
+            self.kept_serializer = (keys, super().get_signing_serializer(app))
+        return self.kept_serializer[1]
 
 
 HSTS = "max-age=31536000"

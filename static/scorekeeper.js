@@ -230,22 +230,43 @@ function enhanceSetup(form) {
 }
 
 // Live: poll the game's version (answered 304 while nothing changed) and show a change made on
-// another phone: reload at once, unless this phone is halfway through a form.
+// another phone: reload at once, unless this phone is halfway through a form. The page gives
+// the pace: often just after a change, less once the game has been quiet a while (the table
+// is playing its cards), never while the page is hidden, and at once when it is shown again.
 function followGame(body) {
+  const [movingEvery, quietEvery, quietAfter] = body.dataset.livePace.split(" ").map(Number);
+  const drawnAt = Date.now();
   let touched = false;
+  let timer = null;
+  let asking = false;
+  let done = false; // the game changed: the page reloads or says so, and asks no more
   document.addEventListener("input", () => { touched = true; });
   document.addEventListener("change", () => { touched = true; });
+  function later() {
+    clearTimeout(timer);
+    timer = null;
+    if (done || document.hidden) return;
+    timer = setTimeout(poll, Date.now() - drawnAt < quietAfter ? movingEvery : quietEvery);
+  }
   async function poll() {
+    timer = null;
+    if (asking || done) return;
+    asking = true;
     try {
       const response = await fetch(body.dataset.live, { cache: "no-cache" });
       if (response.ok) {
         const state = await response.json();
-        if (String(state.version) !== body.dataset.version) return changed();
+        if (String(state.version) !== body.dataset.version) {
+          done = true;
+          return changed();
+        }
       }
     } catch (error) {
       // The server is out of reach for a moment (a laptop asleep): try again later.
+    } finally {
+      asking = false;
     }
-    setTimeout(poll, document.hidden ? 10000 : 2000);
+    later();
   }
   function changed() {
     if (!touched) {
@@ -255,7 +276,11 @@ function followGame(body) {
     const note = document.getElementById("live-note");
     if (note) note.hidden = false;
   }
-  setTimeout(poll, 2000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) later();
+    else poll();
+  });
+  later();
 }
 
 // Keep the screen on during a game. The Wake Lock API works only over HTTPS or on localhost; on

@@ -16,6 +16,7 @@ from scorekeeper.access import is_scorer, remember, require_scorer
 from scorekeeper.games.entries import game_page, save
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base, share_links
+from scorekeeper.games.live import POLL_PATH
 from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
 from scorekeeper.games.page_cache import cached_page
 from scorekeeper.games.registry import Family, file_stem
@@ -39,7 +40,7 @@ def kept_game_page(
 def add_table_routes(bp: Blueprint, family: Family) -> None:
     """Give the family's blueprint the pages every game has."""
 
-    @bp.get("/<game_id>/version")
+    @bp.get("/<game_id>" + POLL_PATH)
     def game_version(game_id: str) -> Response:
         """The game's version, for the pages that follow it live: 304 while nothing changed."""
         version = stored_version(game_id, family.key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -11,7 +12,10 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games import links
+from scorekeeper.games.live import LIVE_PACE
 from scorekeeper.games.models import Game
+from tests.conftest import migrated_app
+from tests.postgres import PostgresServer
 from tests.web.table import Table, text
 
 
@@ -111,6 +115,34 @@ def test_the_live_version_answers_304_while_nothing_changed(game: Table) -> None
 def test_pages_follow_the_game_live(game: Table) -> None:
     page = text(game.client.get(game.game_url))
     assert f'data-live="{game.game_url}/version" data-version="3"' in page
+    assert f'data-live-pace="{LIVE_PACE.attribute()}"' in page
+    assert LIVE_PACE.attribute() == "2000 5000 30000"
+
+
+def test_the_live_pace_slows_once_the_game_is_quiet() -> None:
+    assert LIVE_PACE.every(0) == LIVE_PACE.every(29.9) == 2.0
+    assert LIVE_PACE.every(30) == LIVE_PACE.every(3600) == 5.0
+
+
+def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
+    postgres: PostgresServer, migrated_template: str
+) -> None:
+    """No BEGIN, no ROLLBACK: one round trip to the database a poll."""
+    name = postgres.create_database(migrated_template)
+    with psycopg.connect(postgres.url(name).replace("+psycopg", ""), autocommit=True) as admin:
+        admin.execute(f"ALTER DATABASE {name} SET log_statement = 'all'")  # type: ignore[arg-type]
+    for app in migrated_app(postgres.url(name), TESTING=True):
+        table = Table(app.test_client())
+        table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+        assert table.client.get(table.game_url).status_code == 200
+        log = postgres.root / "server.log"
+        seen = log.stat().st_size
+        for _poll in range(3):
+            assert table.client.get(f"{table.game_url}/version").status_code == 200
+        written = log.read_text(errors="replace")[seen:]
+        statements = re.findall(r"(?:statement|execute [^:]*): (.*)", written)
+        assert len(statements) == 3, written
+        assert all(s.startswith("SELECT game.version, game.family") for s in statements)
 
 
 @pytest.mark.parametrize("url", ["/", "/ascenseur/new/ascenseur", "/nowhere"])
