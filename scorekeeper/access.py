@@ -122,6 +122,13 @@ redrawn_setup_limit = limiter.shared_limit(
 imports_limit = new_games_limit
 
 
+@limiter.request_filter
+def sends_no_form() -> bool:
+    """Only forms sent (POST) are ever counted: every other request, the live poll above all,
+    skips the limiter's look-up."""
+    return request.method != "POST"
+
+
 def form_key(nonce: str | None) -> str | None:
     """What a one-time form (new game, import) is stored under: its nonce tied to this browser,
     so the same form sent twice starts one game, and another browser sending that nonce

@@ -7,7 +7,6 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     FieldList,
@@ -20,6 +19,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
+from scorekeeper.forms import Form
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
@@ -53,7 +53,7 @@ def points_field(label: Any, *, lost: bool = False) -> IntegerField:
     )
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """A new game: the players in seating order, the first dealer, the house rules."""
 
     nonce = HiddenField(validators=[Length(max=32)])
@@ -139,7 +139,7 @@ def _number_field(plan: rules.RoundPlan, name: str, missing: Any) -> RadioField:
     )
 
 
-class RoundForm(FlaskForm):
+class RoundForm(Form):
     """A round's numbers, one radio row per player; fields are added for the round at hand."""
 
     version = HiddenField()

@@ -6,12 +6,12 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.bridge.labels import SEAT_NAMES
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices, stripped
+from scorekeeper.forms import Form
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.rules.bridge import Seat
 
@@ -19,7 +19,7 @@ SEATS = tuple(Seat)
 HONOURS = ("", "NS-100", "NS-150", "EW-100", "EW-150")
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """A new evening: four names in their seats, rubber or Chicago, the first dealer."""
 
     nonce = HiddenField(validators=[Length(max=32)])
@@ -62,7 +62,7 @@ class SetupForm(FlaskForm):
         return valid and not any(self[name].errors for name in ("north", "east", "south", "west"))
 
 
-class SeatingForm(FlaskForm):
+class SeatingForm(Form):
     """Who sits where for the next rubber or wheel: one tap to keep the same seats."""
 
     version = HiddenField()

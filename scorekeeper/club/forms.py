@@ -7,12 +7,12 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import Length
 
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
+from scorekeeper.forms import Form
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.movements import MovementKind
@@ -32,7 +32,7 @@ def numbers(values: range) -> list[SelectChoice]:
     return [SelectChoice(value, str(value)) for value in values]
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """A new session: the movement, how many tables, boards a round, and how it is scored."""
 
     nonce = HiddenField(validators=[Length(max=32)])
@@ -93,7 +93,7 @@ class SetupForm(FlaskForm):
         return valid
 
 
-class NamesForm(FlaskForm):
+class NamesForm(Form):
     """The players of each pair, one line each; names are optional."""
 
     version = HiddenField()
@@ -118,7 +118,7 @@ class ResultForm(DealForm):
         self.declarer.choices = [SelectChoice(seat.value, SEAT_NAMES[seat]) for seat in Seat]
 
 
-class ArtificialForm(FlaskForm):
+class ArtificialForm(Form):
     """An artificial score for each side, where the board could not be played."""
 
     version = HiddenField()

@@ -7,10 +7,10 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice
 
 from scorekeeper.contract.labels import strain_label
+from scorekeeper.forms import Form
 from scorekeeper.rules.bridge import Seat, Strain
 
 MAX_NAME = 24
@@ -28,7 +28,7 @@ def choices(pairs: list[tuple[Any, Any]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-class DealForm(FlaskForm):
+class DealForm(Form):
     """A deal in a few taps: level, strain, declarer (doubled, honours only when they were),
     and the result, whose buttons send the form."""
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.forms import Form
 
 MAX_NAME = 24
 
@@ -17,7 +18,7 @@ def stripped(value: str | None) -> str | None:
     return value.strip() if isinstance(value, str) else value
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """A patience log for one player, or a race match for two."""
 
     nonce = HiddenField(validators=[Length(max=32)])
@@ -65,7 +66,7 @@ def date_field() -> DateField:
     )
 
 
-class LogForm(FlaskForm):
+class LogForm(Form):
     """A game of patience in two taps: Won; or the cards that reached the foundations."""
 
     version = HiddenField()
@@ -107,7 +108,7 @@ class LogForm(FlaskForm):
         return 52 if self.result.data == "won" else int(self.cards_home.data)
 
 
-class RaceForm(FlaskForm):
+class RaceForm(Form):
     """A race game: each player's cards left in stock and tableau (0 for whoever finished)."""
 
     version = HiddenField()

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import HiddenField
 from wtforms.validators import Length
 
+from scorekeeper.forms import Form
 from scorekeeper.games.models import Game
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """A POST-only button (undo, delete): nothing but the CSRF token and the game's version
     (its live version: see Game.live_version)."""
 
@@ -25,7 +25,7 @@ class ConfirmForm(FlaskForm):
         return bool(form.validate()) and form.version.data == str(game.live_version)
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     """A game file exported from Scorekeeper."""
 
     MAX_BYTES = 2_000_000

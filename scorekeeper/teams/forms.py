@@ -6,11 +6,11 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices, stripped
+from scorekeeper.forms import Form
 from scorekeeper.rules.bridge import Seat
 from scorekeeper.teams.models import (
     HIGHEST_FIRST_BOARD,
@@ -32,7 +32,7 @@ def player_field(label: Any) -> StringField:
     return StringField(label, validators=[Length(max=MAX_NAME)], filters=[stripped])
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """A new match: the teams' names, who sits where (optional), the boards."""
 
     nonce = HiddenField(validators=[Length(max=32)])

@@ -95,6 +95,15 @@ def test_a_refused_game_says_why_and_changes_nothing(
     assert log.entries(app) == 0
 
 
+def test_the_forms_own_messages_follow_each_request_s_language(client: FlaskClient) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    for language, message in [("fr", "pas un entier valide"), ("en", "Not a valid integer")]:
+        client.set_cookie("language", language)
+        response = log.post(played_on="2026-11-20", result="cards", cards_home="x")
+        assert response.status_code == 422 and message in text(response)
+
+
 def test_a_race_match_and_its_tally(client: FlaskClient, app: Flask) -> None:
     race = Log(client)
     race.start("Zoé", "Yann")
