@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Flask, current_app, g, session
@@ -84,6 +85,8 @@ class PageCache:
         self.size = 0
         self.pages: OrderedDict[Hashable, KeptPage] = OrderedDict()
         self.lock = threading.Lock()
+        self.drawing: dict[Hashable, tuple[threading.Lock, list[int]]] = {}
+        """A lock for each page being drawn, with how many requests wait on it."""
 
     def get(self, key: Hashable) -> KeptPage | None:
         with self.lock:
@@ -91,6 +94,22 @@ class PageCache:
             if page is not None:
                 self.pages.move_to_end(key)
             return page
+
+    @contextmanager
+    def drawn_once(self, key: Hashable) -> Iterator[None]:
+        """Let one request at a time draw the page: the phones at a table all reload it at the
+        moment the game changes, and those after the first find it kept."""
+        with self.lock:
+            lock, waiting = self.drawing.setdefault(key, (threading.Lock(), [0]))
+            waiting[0] += 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self.lock:
+                waiting[0] -= 1
+                if not waiting[0]:
+                    del self.drawing[key]
 
     def put(self, key: Hashable, page: KeptPage) -> None:
         with self.lock:
@@ -121,15 +140,21 @@ def cached_page(
     cache: PageCache = current_app.extensions["page_cache"]
     page = cache.get(key)
     if page is None:
-        g.drawing_to_keep = True
-        try:
-            drawn = draw()
-        finally:
-            g.drawing_to_keep = False
-        token = g.get("csrf_token")  # set by generate_csrf() when the page has a form
-        page = KeptPage.of(drawn.replace(token, CSRF_MARK) if token else drawn)
-        cache.put(key, page)
+        with cache.drawn_once(key):
+            page = cache.get(key) or keep_drawn(cache, key, draw)
     return page.response({CSRF_MARK: generate_csrf, SHARE_MARK: share_base})
+
+
+def keep_drawn(cache: PageCache, key: Hashable, draw: Callable[[], str]) -> KeptPage:
+    g.drawing_to_keep = True
+    try:
+        drawn = draw()
+    finally:
+        g.drawing_to_keep = False
+    token = g.get("csrf_token")  # set by generate_csrf() when the page has a form
+    page = KeptPage.of(drawn.replace(token, CSRF_MARK) if token else drawn)
+    cache.put(key, page)
+    return page
 
 
 def init_app(app: Flask) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from flask import Flask
 
@@ -34,6 +37,24 @@ def test_phones_reloading_an_unchanged_game_get_the_page_drawn_once(
     pages = [text(app.test_client().get(game.game_url)) for _ in range(5)]
     assert len(draws) == 1
     assert all("Round 2 of 23" in page for page in pages)
+
+
+def test_phones_reloading_at_the_same_moment_wait_for_one_drawing(
+    game: Table, app: Flask, draws: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The moment a game changes, every phone at the table reloads its page."""
+    counting = views.render_play
+
+    def slow(*args: object, **kwargs: object) -> tuple[str, int]:
+        time.sleep(0.3)  # long enough for the other phones to arrive meanwhile
+        return counting(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(views, "render_play", slow)
+    with ThreadPoolExecutor(5) as phones:
+        pages = list(phones.map(lambda _: text(app.test_client().get(game.game_url)), range(5)))
+    assert len(draws) == 1
+    assert all("Round 2 of 23" in page for page in pages)
+    assert not app.extensions["page_cache"].drawing  # nothing left behind
 
 
 def test_each_phone_gets_its_own_form_token_from_a_kept_page(
