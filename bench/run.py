@@ -3,7 +3,8 @@
     .venv/bin/python bench/run.py [--seconds 15] [--runs 3] [--no-postgresql] [--twice]
 
 Two deployments: `scorekeeper serve` on a fresh SQLite database, and the README's club
-deployment (gunicorn, four workers, on a PostgreSQL server that syncs every commit). Each is
+deployment (gunicorn, a worker of eight threads per core, on a PostgreSQL server that syncs
+every commit). Each is
 filled with games and driven from a load generator in another process. The server runs on one
 core and the generator (and PostgreSQL) on the other, so that they do not take turns on both:
 the figures are per server core. Every load step runs ``--runs`` times; each figure is the
@@ -41,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scorekeeper.games.live import LIVE_PACE  # noqa: E402
 from scorekeeper.rules import ascenseur as rules  # noqa: E402
 from tests.postgres import PostgresServer, server_binaries  # noqa: E402
 from tests.server.conftest import SCOREKEEPER, Phone, Server, free_port, stop  # noqa: E402
@@ -66,10 +68,16 @@ SETUP = {  # the preset's own rules, as its new-game form starts
     "first_dealer": "0",
     "action": "start",
 }
-POLL_EVERY, POST_EVERY, PHONES = 3.0, 60.0, 5
+POST_EVERY, PHONES = 60.0, 5
+"""A table: a scorer enters a round every minute, five phones follow the game at the app's
+pace (scorekeeper.games.live): every 2 s after a change, every 5 s once it is quiet."""
 PAGE_TARGET_MS = 100.0
+LATENCY_TABLES = 300
+"""The latencies are measured at this many tables (the target per server core), the same load
+in every run, rather than at the most tables held, which moves from run to run."""
 KEPT_SCHEDULE = 0.95
-"""A load step counts only where the generator sent this share of the polls it planned."""
+"""A load step counts only where the phones asked at this share of the pace they meant to keep
+(what they meant to wait between two polls, over what they did wait, answers included)."""
 CORES = sorted(os.sched_getaffinity(0))
 SERVER_CORES = set(CORES[:1])
 LOAD_CORES = set(CORES[1:]) or SERVER_CORES
@@ -123,7 +131,8 @@ def serve_on_sqlite(database_url: str) -> Server:
 
 
 def gunicorn_on_postgresql(database_url: str) -> Server:
-    """The README's club deployment: the tables migrated, then gunicorn with four workers."""
+    """The README's club deployment: the tables migrated, then gunicorn with one worker per
+    core and eight threads each."""
     flask = str(Path(sys.executable).parent / "flask")
     env = {**os.environ, "DATABASE_URL": database_url}
     subprocess.run(
@@ -132,7 +141,9 @@ def gunicorn_on_postgresql(database_url: str) -> Server:
     gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
     if gunicorn is None:
         raise SystemExit("gunicorn is missing: .venv/bin/pip install -e '.[bench]'")
-    command = [gunicorn, "--workers", "4", "--bind", "127.0.0.1:PORT", "scorekeeper:create_app()"]
+    workers = str(len(SERVER_CORES))  # the README's "$(nproc)" on the server's cores
+    command = [gunicorn, "--workers", workers, "--threads", "8", "--bind", "127.0.0.1:PORT"]
+    command.append("scorekeeper:create_app()")
     return start_pinned(command, database_url)
 
 
@@ -183,10 +194,13 @@ def fill(base: str, tables: int) -> dict[str, Any]:
     def table(number: int) -> dict[str, Any]:
         scorer = Phone(base)
         path = new_game(scorer, 4, f"table-{number}")
-        cookie = "; ".join(f"{c.name}={c.value}" for c in scorer.jar)
+        phones = [Phone(base) for _ in range(PHONES)]
+        for phone in phones:  # each opens the game once, as from its QR code
+            phone.request(path)
         return {
             "path": path,
-            "cookie": cookie,
+            "cookie": cookie_of(scorer),
+            "phones": [cookie_of(phone) for phone in phones],
             "token": scorer.token(path),
             "next": 1,
             "version": 1,
@@ -195,6 +209,10 @@ def fill(base: str, tables: int) -> dict[str, Any]:
     with ThreadPoolExecutor(8) as pool:  # as many tables starting at once as the server's threads
         scorers = list(pool.map(table, range(tables)))
     return {"measured": measured, "scorers": scorers}
+
+
+def cookie_of(phone: Phone) -> str:
+    return "; ".join(f"{c.name}={c.value}" for c in phone.jar)
 
 
 def page_bytes_gzip(base: str, path: str) -> tuple[int, list[tuple[str, int, int]]]:
@@ -309,15 +327,27 @@ async def tables_load(
         """Wait, but not past the step's end: a step lasts its seconds, not a scorer's minute."""
         await asyncio.sleep(max(0.0, min(wanted, end - time.perf_counter())))
 
-    async def phone(scorer: dict[str, Any]) -> None:
-        """A phone on the table: polls, and reloads the page when the game has changed."""
+    meant, waited = [0.0], [0.0]  # the phones' planned and actual time between two polls
+
+    async def phone(scorer: dict[str, Any], cookie: str) -> None:
+        """A phone on the table, as the page's script: polls at the app's pace, and reloads the
+        page when the game has changed. Its page was drawn at some moment of the last minute."""
         nonlocal errors
-        await pause(rng.uniform(0, POLL_EVERY))
+        changed_at = time.perf_counter() - rng.uniform(0, POST_EVERY)
+        wait = LIVE_PACE.every(time.perf_counter() - changed_at) * rng.uniform(0.9, 1.1)
+        await pause(rng.uniform(0, wait))
         game_id, seen = scorer["path"].rsplit("/", 1)[1], scorer["version"]
+        headers = {"Cookie": cookie}
+        last_start = None
         while time.perf_counter() < end:
+            started = time.perf_counter()
+            if last_start is not None:
+                meant[0] += wait
+                waited[0] += started - last_start
+            last_start = started
             etag = f'"{game_id}-{seen}"'
             status, ms = await pool.timed(
-                "GET", f"{scorer['path']}/version", {"If-None-Match": etag}
+                "GET", f"{scorer['path']}/version", {**headers, "If-None-Match": etag}
             )
             if status in (200, 304):
                 polls.append(ms)
@@ -325,10 +355,12 @@ async def tables_load(
                 errors += 1
             if status == 200:
                 seen = scorer["version"]
-                status, ms = await pool.timed("GET", scorer["path"], {})
+                status, ms = await pool.timed("GET", scorer["path"], headers)
                 if status == 200:
                     pages.append(ms)
-            await pause(POLL_EVERY * rng.uniform(0.9, 1.1))
+                changed_at = time.perf_counter()
+            wait = LIVE_PACE.every(time.perf_counter() - changed_at) * rng.uniform(0.9, 1.1)
+            await pause(wait)
 
     async def scorer_task(scorer: dict[str, Any]) -> None:
         nonlocal errors
@@ -367,9 +399,16 @@ async def tables_load(
             await pause(POST_EVERY)
 
     scorers = fill_data["scorers"][:tables]
-    tasks = [phone(s) for s in scorers for _ in range(PHONES)] + [scorer_task(s) for s in scorers]
-    await asyncio.gather(*tasks)
-    return {"pages": pages, "posts": posts, "polls": polls, "errors": errors}
+    tasks = [phone(s, cookie) for s in scorers for cookie in s["phones"]]
+    await asyncio.gather(*tasks, *(scorer_task(s) for s in scorers))
+    return {
+        "pages": pages,
+        "posts": posts,
+        "polls": polls,
+        "errors": errors,
+        "kept": meant[0] / waited[0] if waited[0] else 0.0,
+        "scorers": scorers,  # where each game now is, for the next run to go on from
+    }
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -451,9 +490,7 @@ def load_step(
             "tables": tables,
         }
     )
-    # Each phone starts at a random moment of its first period, then polls every period.
-    scheduled = tables * PHONES * seconds / POLL_EVERY
-    load["kept"] = len(load["polls"]) / scheduled
+    fill_data["scorers"][:tables] = load.pop("scorers")  # the next run goes on from here
     load["page_p95"] = percentile(load["pages"], 0.95)
     load["held"] = (
         load["kept"] >= KEPT_SCHEDULE and not load["errors"] and load["page_p95"] < PAGE_TARGET_MS
@@ -483,12 +520,15 @@ def measure(
         # The app reads its static files when it starts: start it again to serve this one.
         stop(server)
         server = deployment.start(database_url)
-        version = json.loads(Phone(server.url).request(f"{measured}/version")[1])["version"]
+        reloading = Phone(server.url)  # a phone at the table, with its cookie
+        reloading.request(measured)
+        version = json.loads(reloading.request(f"{measured}/version")[1])["version"]
         etag = f'"{measured.rsplit("/", 1)[1]}-{version}"'
+        cookie = {"Cookie": cookie_of(reloading)}
         targets = {
             "static": (f"/static/{static_file.name}", {}),
-            "page": (measured, {}),
-            "poll": (f"{measured}/version", {"If-None-Match": etag}),
+            "page": (measured, cookie),
+            "poll": (f"{measured}/version", {**cookie, "If-None-Match": etag}),
         }
         rates = [
             in_another_process(
@@ -498,10 +538,8 @@ def measure(
         ]
         for rate in rates:
             print("  requests a second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
-        # The most tables held: a step is held when most of its runs hold it.
-        low, high, sustained, at = 50, most_tables, 0, None
-        while low <= high:
-            tables = (low + high) // 2
+
+        def step(tables: int) -> list[dict[str, Any]]:
             steps = [load_step(server, fill_data, tables, seconds) for _run in range(runs)]
             for load in steps:
                 print(
@@ -510,11 +548,17 @@ def measure(
                     f"of the schedule), {len(load['posts'])} posts, {load['errors']} errors",
                     flush=True,
                 )
-            if sum(load["held"] for load in steps) * 2 > runs:
-                sustained, at, low = tables, steps, tables + 25
+            return steps
+
+        at = step(min(LATENCY_TABLES, most_tables))
+        # The most tables held: a step is held when most of its runs hold it.
+        low, high, sustained = 50, most_tables, 0
+        while low <= high:
+            tables = (low + high) // 2
+            if sum(load["held"] for load in step(tables)) * 2 > runs:
+                sustained, low = tables, tables + 25
             else:
                 high = tables - 25
-        at = at or steps
         figures: dict[str, list[float]] = {
             "round_page_p50_ms": [percentile(load["pages"], 0.50) for load in at],
             "round_page_p95_ms": [percentile(load["pages"], 0.95) for load in at],
@@ -529,6 +573,7 @@ def measure(
         result: dict[str, Any] = {
             "database": deployment.label,
             "runs": runs,
+            "latencies_at_tables": min(LATENCY_TABLES, most_tables),
             "round_page_bytes_gzip": size,
             "tables_sustained": sustained,
         }
@@ -601,7 +646,7 @@ def compare(first: list[dict[str, Any]], second: list[dict[str, Any]]) -> None:
     print("\nThe two whole runs, figure by figure (differences over 15 % marked):")
     for one, two in zip(first, second, strict=True):
         for key, value in one.items():
-            if key in ("database", "runs") or key.endswith("_spread"):
+            if key in ("database", "runs", "latencies_at_tables") or key.endswith("_spread"):
                 continue
             other = two[key]
             gap = abs(other - value) / value if value else 0.0
