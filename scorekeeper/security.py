@@ -40,7 +40,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """Flask's serializer, made once for the app's keys rather than twice a request."""
-        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
         if self.kept_serializer is None or self.kept_serializer[0] != keys:
             self.kept_serializer = (keys, super().get_signing_serializer(app))
         return self.kept_serializer[1]

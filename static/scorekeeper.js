@@ -249,11 +249,16 @@ function followGame(body) {
     timer = setTimeout(poll, Date.now() - drawnAt < quietAfter ? movingEvery : quietEvery);
   }
   async function poll() {
+    clearTimeout(timer);
     timer = null;
     if (asking || done) return;
     asking = true;
     try {
-      const response = await fetch(body.dataset.live, { cache: "no-cache" });
+      // A connection that hangs (a phone changing networks) is given up after a while.
+      const response = await fetch(body.dataset.live, {
+        cache: "no-cache",
+        signal: AbortSignal.timeout(10000),
+      });
       if (response.ok) {
         const state = await response.json();
         if (String(state.version) !== body.dataset.version) {
@@ -280,6 +285,8 @@ function followGame(body) {
     if (document.hidden) later();
     else poll();
   });
+  // Back from the browser's back-forward cache: ask at once.
+  window.addEventListener("pageshow", (event) => { if (event.persisted) poll(); });
   later();
 }
 

@@ -49,6 +49,10 @@ def stored_version(game_id: str, family: str) -> int | None:
     return int(row[0]) if row is not None and row[1] == family else None
 
 
+class DatabaseWentAway(Exception):
+    """The connection was closed under the read (the database restarted)."""
+
+
 class VersionReads:
     """The version read, most of a server's traffic (five phones a table ask every few
     seconds): one statement, compiled once and handed to the driver as it is, outside any
@@ -69,22 +73,36 @@ class VersionReads:
         named = compiled.construct_params({"game_id": game_id})
         positions = compiled.positiontup
         parameters = tuple(named[name] for name in positions) if positions else named
+        try:
+            return self.read(compiled.string, parameters)
+        except DatabaseWentAway:
+            # The database restarted: the pool's connections are gone, a new one answers.
+            self.engine.dispose(close=False)
+            return self.read(compiled.string, parameters)
+
+    def read(self, statement: str, parameters: Any) -> Sequence[Any] | None:
         dialect = self.engine.dialect
         connection = self.engine.raw_connection()
         try:
             if self.outside_transactions:
                 dialect.set_isolation_level(connection.dbapi_connection, "AUTOCOMMIT")
+            cursor = connection.cursor()
             try:
-                cursor = connection.cursor()
-                cursor.execute(compiled.string, parameters)
+                cursor.execute(statement, parameters)
                 row: Sequence[Any] | None = cursor.fetchone()
-                cursor.close()
             finally:
-                if self.outside_transactions:
-                    dialect.reset_isolation_level(connection.dbapi_connection)
-            return row
+                cursor.close()
+            if self.outside_transactions:
+                dialect.reset_isolation_level(connection.dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            gone = dialect.is_disconnect(error, connection.dbapi_connection, None)
+            connection.invalidate(error)  # a connection in doubt goes back to no one
+            if gone:
+                raise DatabaseWentAway from error
+            raise
         finally:
             connection.close()
+        return row
 
 
 def game_started_by(key: str | None) -> Game | None:

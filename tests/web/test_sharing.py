@@ -145,6 +145,24 @@ def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
         assert all(s.startswith("SELECT game.version, game.family") for s in statements)
 
 
+def test_after_the_database_restarts_the_poll_still_answers(
+    postgres: PostgresServer, migrated_template: str
+) -> None:
+    name = postgres.create_database(migrated_template)
+    for app in migrated_app(postgres.url(name), TESTING=True):
+        table = Table(app.test_client())
+        table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+        poll = f"{table.game_url}/version"
+        assert table.client.get(poll).status_code == 200
+        with psycopg.connect(postgres.url("postgres").replace("+psycopg", "")) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (name,),
+            )
+        assert table.client.get(poll).status_code == 200
+        assert table.client.get(poll).status_code == 200
+
+
 @pytest.mark.parametrize("url", ["/", "/ascenseur/new/ascenseur", "/nowhere"])
 def test_every_page_sends_the_security_headers(client: FlaskClient, url: str) -> None:
     headers = client.get(url).headers
