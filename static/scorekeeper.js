@@ -254,11 +254,10 @@ function followGame(body) {
     if (asking || done) return;
     asking = true;
     try {
-      // A connection that hangs (a phone changing networks) is given up after a while.
-      const response = await fetch(body.dataset.live, {
-        cache: "no-cache",
-        signal: AbortSignal.timeout(10000),
-      });
+      // A connection that hangs (a phone changing networks) is given up after a while, where
+      // the browser can (older ones have no AbortSignal.timeout).
+      const giveUp = AbortSignal.timeout ? AbortSignal.timeout(10000) : undefined;
+      const response = await fetch(body.dataset.live, { cache: "no-cache", signal: giveUp });
       if (response.ok) {
         const state = await response.json();
         if (String(state.version) !== body.dataset.version) {
