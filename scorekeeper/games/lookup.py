@@ -3,12 +3,17 @@ needed; and the game's version, read on every request without the ORM."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import threading
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from flask import abort, current_app
-from sqlalchemy import Engine, Select, bindparam, select
+from sqlalchemy import Engine, Select, bindparam, event, select
 
 from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
@@ -56,15 +61,21 @@ class DatabaseWentAway(Exception):
 class VersionReads:
     """The version read, most of a server's traffic (five phones a table ask every few
     seconds): one statement, compiled once and handed to the driver as it is, outside any
-    transaction. On PostgreSQL a transaction costs two round trips more than the query (BEGIN,
-    and ROLLBACK when the connection goes back to the pool), and SQLAlchemy's result objects
-    cost more than the query itself."""
+    transaction, on a connection each server thread keeps for it.
+
+    On PostgreSQL a transaction costs two round trips more than the query (BEGIN, and ROLLBACK
+    when the connection goes back to the pool), SQLAlchemy's result objects cost more than the
+    query itself, and taking a connection from the pool and giving it back costs as much as the
+    query again. A server thread's connection is closed when the thread ends or the engine is
+    disposed."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        # SQLite's driver opens no transaction for a read; PostgreSQL's does, unless told not to.
-        self.outside_transactions = engine.dialect.name != "sqlite"
         self.statements: dict[Select[Any], Any] = {}
+        self.mine = threading.local()
+        self.lock = threading.Lock()
+        self.closers: set[weakref.finalize[Any, Any]] = set()
+        event.listen(engine, "engine_disposed", self.close_all)
 
     def row(self, query: Select[Any], game_id: str) -> Sequence[Any] | None:
         compiled = self.statements.get(query)
@@ -76,33 +87,67 @@ class VersionReads:
         try:
             return self.read(compiled.string, parameters)
         except DatabaseWentAway:
-            # The database restarted: the pool's connections are gone, a new one answers.
+            # The database restarted: the pool's connections are gone too, new ones answer.
             self.engine.dispose(close=False)
             return self.read(compiled.string, parameters)
 
     def read(self, statement: str, parameters: Any) -> Sequence[Any] | None:
         dialect = self.engine.dialect
-        connection = self.engine.raw_connection()
+        connection = self.connection()
         try:
-            if self.outside_transactions:
-                dialect.set_isolation_level(connection.dbapi_connection, "AUTOCOMMIT")
             cursor = connection.cursor()
             try:
                 cursor.execute(statement, parameters)
-                row: Sequence[Any] | None = cursor.fetchone()
+                return cursor.fetchone()  # type: ignore[no-any-return]
             finally:
                 cursor.close()
-            if self.outside_transactions:
-                dialect.reset_isolation_level(connection.dbapi_connection)
         except dialect.loaded_dbapi.Error as error:
-            gone = dialect.is_disconnect(error, connection.dbapi_connection, None)
-            connection.invalidate(error)  # a connection in doubt goes back to no one
+            gone = dialect.is_disconnect(error, connection, None)
+            self.forget()  # a connection in doubt serves no more reads
             if gone:
                 raise DatabaseWentAway from error
             raise
-        finally:
-            connection.close()
-        return row
+
+    def connection(self) -> Any:
+        """This thread's connection (in this process: a forked server opens its own)."""
+        held: ThreadsConnection | None = getattr(self.mine, "held", None)
+        if held is not None and held.pid == os.getpid():
+            return held.dbapi_connection
+        pooled = self.engine.raw_connection()
+        pooled.detach()  # the pool's events have set it up; it is this thread's from now on
+        dbapi_connection = pooled.dbapi_connection
+        self.engine.dialect.set_isolation_level(dbapi_connection, "AUTOCOMMIT")
+        held = self.mine.held = ThreadsConnection(dbapi_connection, os.getpid())
+        closer = weakref.finalize(held, close_quietly, dbapi_connection)
+        closer.atexit = False
+        with self.lock:
+            self.closers = {known for known in self.closers if known.alive}
+            self.closers.add(closer)
+        return dbapi_connection
+
+    def forget(self) -> None:
+        held = getattr(self.mine, "held", None)
+        self.mine.held = None
+        if held is not None:
+            close_quietly(held.dbapi_connection)
+
+    def close_all(self, _engine: Engine | None = None) -> None:
+        """Close every thread's connection: the engine is disposed (a restart, a test's end)."""
+        with self.lock:
+            closers, self.closers = self.closers, set()
+        for closer in closers:
+            closer()  # a thread reading on it meets a closed connection and opens another
+
+
+@dataclass
+class ThreadsConnection:
+    dbapi_connection: Any
+    pid: int
+
+
+def close_quietly(dbapi_connection: Any) -> None:
+    with contextlib.suppress(Exception):
+        dbapi_connection.close()
 
 
 def game_started_by(key: str | None) -> Game | None:

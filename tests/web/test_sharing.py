@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import re
+import threading
 
 import psycopg
 import pytest
@@ -161,6 +163,43 @@ def test_after_the_database_restarts_the_poll_still_answers(
             )
         assert table.client.get(poll).status_code == 200
         assert table.client.get(poll).status_code == 200
+
+
+def closed(dbapi_connection: object) -> bool:
+    try:
+        dbapi_connection.cursor().execute("SELECT 1")  # type: ignore[attr-defined]
+    except Exception:
+        return True
+    return False
+
+
+def test_a_server_thread_keeps_one_connection_for_its_polls(game: Table, app: Flask) -> None:
+    """The poll takes no connection from the pool: each server thread keeps its own, closed
+    when the thread ends or the engine is disposed."""
+    poll = f"{game.game_url}/version"
+    assert game.client.get(poll).status_code == 200
+    reads = app.extensions["version_reads"]
+    mine = reads.connection()
+    for _poll in range(3):
+        assert game.client.get(poll).status_code == 200
+        assert reads.connection() is mine
+    theirs = []
+
+    def another_server_thread() -> None:
+        assert game.client.get(poll).status_code == 200
+        theirs.append(reads.connection())
+
+    thread = threading.Thread(target=another_server_thread)
+    thread.start()
+    thread.join()
+    del thread
+    gc.collect()
+    assert theirs[0] is not mine
+    assert closed(theirs[0]) and not closed(mine)
+    with app.app_context():
+        db.engine.dispose()
+    assert closed(mine)
+    assert game.client.get(poll).status_code == 200  # and the next poll opens another
 
 
 @pytest.mark.parametrize("url", ["/", "/ascenseur/new/ascenseur", "/nowhere"])
