@@ -4,14 +4,15 @@
 
 Two deployments: `scorekeeper serve` on a fresh SQLite database, and the README's club
 deployment (gunicorn, a worker of eight threads per core, on a PostgreSQL server that syncs
-every commit). Each is
-filled with games and driven from a load generator in another process. The server runs on one
-core and the generator (and PostgreSQL) on the other, so that they do not take turns on both:
-the figures are per server core. Every load step runs ``--runs`` times; each figure is the
-median of the runs, with its spread ((highest − lowest) / median). A number of tables counts as
-held where, in most runs, the generator kept 95 % of its schedule, no request failed and the
-round page's p95 stayed under 100 ms. The last lines are one JSON object per deployment;
-``--twice`` runs the whole benchmark again and compares every figure.
+every commit). Each is filled with games at every stage and driven from a load generator in
+another process. The server runs on one core and the generator (and PostgreSQL) on the other,
+so that they do not take turns on both: the figures are per server core. Every load step runs
+``--runs`` times; each figure is the median of the runs, with its spread ((highest − lowest) /
+median). The latencies come from a minute at 300 tables, in which every scorer enters a round.
+A number of tables counts as held where, in most runs of a ``--seconds`` step, the generator
+kept 95 % of its schedule, no request failed and the round page's p95 stayed under 100 ms. The
+last lines are one JSON object per deployment; ``--twice`` runs the whole benchmark again and
+compares every figure.
 """
 
 from __future__ import annotations
@@ -71,10 +72,15 @@ SETUP = {  # the preset's own rules, as its new-game form starts
 POST_EVERY, PHONES = 60.0, 5
 """A table: a scorer enters a round every minute, five phones follow the game at the app's
 pace (scorekeeper.games.live): every 2 s after a change, every 5 s once it is quiet."""
+PLAYED_SPREAD = 12
+"""Table n starts the benchmark with n % 12 rounds played: a room at every stage of its games,
+so that a run moving each game on by a round barely changes what a page costs."""
 PAGE_TARGET_MS = 100.0
 LATENCY_TABLES = 300
-"""The latencies are measured at this many tables (the target per server core), the same load
-in every run, rather than at the most tables held, which moves from run to run."""
+LATENCY_SECONDS = POST_EVERY
+"""The latencies are measured at this many tables (the target per server core) for a whole
+minute, in which every scorer enters one round: the same load in every run, rather than at the
+most tables held, which moves from run to run, over a quarter of the scorers."""
 KEPT_SCHEDULE = 0.95
 """A load step counts only where the phones asked at this share of the pace they meant to keep
 (what they meant to wait between two polls, over what they did wait, answers included)."""
@@ -185,7 +191,8 @@ def play_round(phone: Phone, path: str, number: int, players: int) -> None:
 
 
 def fill(base: str, tables: int) -> dict[str, Any]:
-    """The 6-player game at round 5 whose page is measured, and one 4-player game per table."""
+    """The 6-player game at round 5 whose page is measured, and one 4-player game per table,
+    the tables at every stage of their game (a page costs more as its sheet grows)."""
     phone = Phone(base)
     measured = new_game(phone, 6, "measured")
     for number in range(1, 5):
@@ -194,6 +201,9 @@ def fill(base: str, tables: int) -> dict[str, Any]:
     def table(number: int) -> dict[str, Any]:
         scorer = Phone(base)
         path = new_game(scorer, 4, f"table-{number}")
+        played = number % PLAYED_SPREAD
+        for round_number in range(1, played + 1):
+            play_round(scorer, path, round_number, 4)
         phones = [Phone(base) for _ in range(PHONES)]
         for phone in phones:  # each opens the game once, as from its QR code
             phone.request(path)
@@ -202,8 +212,8 @@ def fill(base: str, tables: int) -> dict[str, Any]:
             "cookie": cookie_of(scorer),
             "phones": [cookie_of(phone) for phone in phones],
             "token": scorer.token(path),
-            "next": 1,
-            "version": 1,
+            "next": played + 1,
+            "version": json.loads(scorer.request(f"{path}/version")[1])["version"],
         }
 
     with ThreadPoolExecutor(8) as pool:  # as many tables starting at once as the server's threads
@@ -312,8 +322,8 @@ async def throughput(
 async def tables_load(
     base: str, fill_data: dict[str, Any], tables: int, seconds: float
 ) -> dict[str, Any]:
-    """``tables`` tables at once: five phones polling every 3 s, a scorer posting a round every
-    60 s, and every phone reloading the page after each change. Latencies in ms."""
+    """``tables`` tables at once: five phones polling at the app's pace, a scorer posting a
+    round every minute, and every phone reloading the page after each change. Latencies in ms."""
     parts = urllib.parse.urlsplit(base)
     pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, 48)
     end = time.perf_counter() + seconds
@@ -368,7 +378,7 @@ async def tables_load(
         while time.perf_counter() < end and scorer["next"] <= 23:
             number, cards = (
                 scorer["next"],
-                rules.schedule(rules.PRESETS["ascenseur"], 4)[scorer["next"] - 1],
+                rules.schedule(rules.PRESETS[PRESET], 4)[scorer["next"] - 1],
             )
             dealer = rules.dealer_seat(number, 4, 0)
             headers = {"Cookie": scorer["cookie"]}
@@ -539,7 +549,7 @@ def measure(
         for rate in rates:
             print("  requests a second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
 
-        def step(tables: int) -> list[dict[str, Any]]:
+        def step(tables: int, seconds: float = seconds) -> list[dict[str, Any]]:
             steps = [load_step(server, fill_data, tables, seconds) for _run in range(runs)]
             for load in steps:
                 print(
@@ -550,7 +560,7 @@ def measure(
                 )
             return steps
 
-        at = step(min(LATENCY_TABLES, most_tables))
+        at = step(min(LATENCY_TABLES, most_tables), max(seconds, LATENCY_SECONDS))
         # The most tables held: a step is held when most of its runs hold it.
         low, high, sustained = 50, most_tables, 0
         while low <= high:
@@ -656,7 +666,9 @@ def compare(first: list[dict[str, Any]], second: list[dict[str, Any]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=15.0, help="length of each load step")
+    parser.add_argument(
+        "--seconds", type=float, default=15.0, help="length of each step of the search"
+    )
     parser.add_argument("--runs", type=int, default=3, help="runs of each load step")
     parser.add_argument("--no-postgresql", action="store_true", help="SQLite only")
     parser.add_argument("--twice", action="store_true", help="run it all again and compare")
