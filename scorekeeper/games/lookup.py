@@ -66,16 +66,16 @@ class VersionReads:
     On PostgreSQL a transaction costs two round trips more than the query (BEGIN, and ROLLBACK
     when the connection goes back to the pool), SQLAlchemy's result objects cost more than the
     query itself, and taking a connection from the pool and giving it back costs as much as the
-    query again. A server thread's connection is closed when the thread ends or the engine is
-    disposed."""
+    query again. A thread's connection is closed by that thread, never under its feet by
+    another: when the engine is disposed each thread opens a new one at its next read; when
+    the thread ends, its connection goes with it."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.statements: dict[Select[Any], Any] = {}
         self.mine = threading.local()
-        self.lock = threading.Lock()
-        self.closers: set[weakref.finalize[Any, Any]] = set()
-        event.listen(engine, "engine_disposed", self.close_all)
+        self.generation = 0
+        event.listen(engine, "engine_disposed", self.renew)
 
     def row(self, query: Select[Any], game_id: str) -> Sequence[Any] | None:
         compiled = self.statements.get(query)
@@ -109,45 +109,48 @@ class VersionReads:
             raise
 
     def connection(self) -> Any:
-        """This thread's connection (in this process: a forked server opens its own)."""
+        """This thread's connection, opened through the pool (whose events set it up)."""
         held: ThreadsConnection | None = getattr(self.mine, "held", None)
-        if held is not None and held.pid == os.getpid():
-            return held.dbapi_connection
+        if held is not None:
+            if held.generation == self.generation and held.pid == os.getpid():
+                return held.dbapi_connection
+            self.forget()
         pooled = self.engine.raw_connection()
-        pooled.detach()  # the pool's events have set it up; it is this thread's from now on
-        dbapi_connection = pooled.dbapi_connection
-        self.engine.dialect.set_isolation_level(dbapi_connection, "AUTOCOMMIT")
-        held = self.mine.held = ThreadsConnection(dbapi_connection, os.getpid())
-        closer = weakref.finalize(held, close_quietly, dbapi_connection)
+        pooled.detach()
+        self.engine.dialect.set_isolation_level(pooled.dbapi_connection, "AUTOCOMMIT")
+        held = ThreadsConnection(pooled.dbapi_connection, self.generation, os.getpid())
+        # When the thread ends, its connection is closed (the finalizer must not hold `held`).
+        closer = weakref.finalize(held, close_in_its_process, held.dbapi_connection, held.pid)
         closer.atexit = False
-        with self.lock:
-            self.closers = {known for known in self.closers if known.alive}
-            self.closers.add(closer)
-        return dbapi_connection
+        self.mine.held = held
+        return held.dbapi_connection
 
     def forget(self) -> None:
-        held = getattr(self.mine, "held", None)
+        """Close this thread's connection."""
+        held: ThreadsConnection | None = getattr(self.mine, "held", None)
         self.mine.held = None
         if held is not None:
-            close_quietly(held.dbapi_connection)
+            close_in_its_process(held.dbapi_connection, held.pid)
 
-    def close_all(self, _engine: Engine | None = None) -> None:
-        """Close every thread's connection: the engine is disposed (a restart, a test's end)."""
-        with self.lock:
-            closers, self.closers = self.closers, set()
-        for closer in closers:
-            closer()  # a thread reading on it meets a closed connection and opens another
+    def renew(self, _engine: Engine | None = None) -> None:
+        """The engine is disposed (the database restarted, or a test ends): this thread's
+        connection is closed now, every other thread's at its next read."""
+        self.generation += 1
+        self.forget()
 
 
-@dataclass
+@dataclass(frozen=True)
 class ThreadsConnection:
     dbapi_connection: Any
+    generation: int
     pid: int
 
 
-def close_quietly(dbapi_connection: Any) -> None:
-    with contextlib.suppress(Exception):
-        dbapi_connection.close()
+def close_in_its_process(dbapi_connection: Any, pid: int) -> None:
+    # A forked server shares its parent's socket: closing it there would end the parent's.
+    if os.getpid() == pid:
+        with contextlib.suppress(Exception):
+            dbapi_connection.close()
 
 
 def game_started_by(key: str | None) -> Game | None:
