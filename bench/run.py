@@ -372,14 +372,14 @@ async def tables_load(
             wait = LIVE_PACE.every(time.perf_counter() - changed_at) * rng.uniform(0.9, 1.1)
             await pause(wait)
 
+    schedule = rules.schedule(rules.PRESETS[PRESET], 4)
+
     async def scorer_task(scorer: dict[str, Any]) -> None:
         nonlocal errors
         await pause(rng.uniform(0, POST_EVERY))
-        while time.perf_counter() < end and scorer["next"] <= 23:
-            number, cards = (
-                scorer["next"],
-                rules.schedule(rules.PRESETS[PRESET], 4)[scorer["next"] - 1],
-            )
+        while time.perf_counter() < end and scorer["next"] <= len(schedule):
+            number = scorer["next"]
+            cards = schedule[number - 1]
             dealer = rules.dealer_seat(number, 4, 0)
             headers = {"Cookie": scorer["cookie"]}
             for kind, values in (

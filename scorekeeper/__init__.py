@@ -67,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.club import bp as club_bp
     from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
-    from scorekeeper.games import page_cache
+    from scorekeeper.games import lookup, page_cache
     from scorekeeper.games.views import bp as games_bp
     from scorekeeper.teams import bp as teams_bp
 
@@ -75,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     db.init_app(app)
+    lookup.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import abort, current_app
-from sqlalchemy import Engine, Select, bindparam, event, select
+from flask import Flask, abort, current_app
+from sqlalchemy import Engine, QueuePool, Select, bindparam, event, select
 
 from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
@@ -47,11 +47,14 @@ def stored_version(game_id: str, family: str) -> int | None:
         return None
     known = FAMILIES.get(family)
     query = known.live_version if known is not None and known.live_version is not None else STATE
-    reads: VersionReads | None = current_app.extensions.get("version_reads")
-    if reads is None:
-        reads = current_app.extensions["version_reads"] = VersionReads(db.engine)
+    reads: VersionReads = current_app.extensions["version_reads"]
     row = reads.row(query, game_id)
     return int(row[0]) if row is not None and row[1] == family else None
+
+
+def init_app(app: Flask) -> None:
+    with app.app_context():
+        app.extensions["version_reads"] = VersionReads(db.engine)
 
 
 class DatabaseWentAway(Exception):
@@ -73,6 +76,9 @@ class VersionReads:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.statements: dict[Select[Any], Any] = {}
+        # Only a pool of many connections can spare one to each thread: SQLite in memory has
+        # one connection, and a thread's own would be the ORM's.
+        self.keeps_connections = isinstance(engine.pool, QueuePool)
         self.mine = threading.local()
         self.generation = 0
         event.listen(engine, "engine_disposed", self.renew)
@@ -84,6 +90,9 @@ class VersionReads:
         named = compiled.construct_params({"game_id": game_id})
         positions = compiled.positiontup
         parameters = tuple(named[name] for name in positions) if positions else named
+        if not self.keeps_connections:
+            with self.engine.connect() as connection:
+                return connection.exec_driver_sql(compiled.string, parameters).first()
         try:
             return self.read(compiled.string, parameters)
         except DatabaseWentAway:
@@ -93,8 +102,9 @@ class VersionReads:
 
     def read(self, statement: str, parameters: Any) -> Sequence[Any] | None:
         dialect = self.engine.dialect
-        connection = self.connection()
+        connection = None
         try:
+            connection = self.connection()
             cursor = connection.cursor()
             try:
                 cursor.execute(statement, parameters)
@@ -115,10 +125,15 @@ class VersionReads:
             if held.generation == self.generation and held.pid == os.getpid():
                 return held.dbapi_connection
             self.forget()
+        generation = self.generation  # before opening: a dispose meanwhile makes it old
         pooled = self.engine.raw_connection()
         pooled.detach()
-        self.engine.dialect.set_isolation_level(pooled.dbapi_connection, "AUTOCOMMIT")
-        held = ThreadsConnection(pooled.dbapi_connection, self.generation, os.getpid())
+        try:
+            self.engine.dialect.set_isolation_level(pooled.dbapi_connection, "AUTOCOMMIT")
+        except Exception:
+            close_in_its_process(pooled.dbapi_connection, os.getpid())
+            raise
+        held = ThreadsConnection(pooled.dbapi_connection, generation, os.getpid())
         # When the thread ends, its connection is closed (the finalizer must not hold `held`).
         closer = weakref.finalize(held, close_in_its_process, held.dbapi_connection, held.pid)
         closer.atexit = False

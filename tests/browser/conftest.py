@@ -56,6 +56,7 @@ def live_server(served_app: Flask) -> Iterator[str]:
     for channel in list(server._map.values()):  # type: ignore[union-attr]
         channel.close()  # connections a browser keeps alive: the loop ends when none is left
     thread.join(timeout=5)
+    server.task_dispatcher.shutdown()  # its threads, and the database connections they keep
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -182,9 +183,13 @@ def test_a_server_thread_keeps_one_connection_for_its_polls(game: Table, app: Fl
     assert game.client.get(poll).status_code == 200
     reads = app.extensions["version_reads"]
     mine = reads.connection()
+    taken = []
+    with app.app_context():
+        event.listen(db.engine, "checkout", lambda *_args: taken.append(1))
     for _poll in range(3):
         assert game.client.get(poll).status_code == 200
         assert reads.connection() is mine
+    assert not taken, "a poll took a connection from the pool"
     theirs, answers = [], []
     polled, go_on = threading.Event(), threading.Event()
 
