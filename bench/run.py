@@ -448,7 +448,7 @@ def in_another_process(job: dict[str, Any]) -> dict[str, Any]:
     receive, send = multiprocessing.Pipe(duplex=False)
     process = multiprocessing.Process(target=load_generator, args=(job, send))
     process.start()
-    result = receive.recv()
+    result: dict[str, Any] = receive.recv()
     process.join()
     return result
 
