@@ -68,6 +68,9 @@ def tap_result(page: Page, fields: dict[str, str]) -> None:
     expect(
         page.locator("#board-title").filter(has_text=re.compile(f"^{re.escape(heading)}$"))
     ).to_have_count(0)
+    # The old page is gone once the new one has begun: wait for all of it before looking for
+    # the next board, or a page still arriving would look like a table with no board left.
+    page.wait_for_load_state("load")
 
 
 def phone_at_tables(
