@@ -178,6 +178,7 @@ def test_the_printouts_fit_their_pages(browser: Browser, live_server: str, tmp_p
         page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
         info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
         count = pages(info.stdout)
+        # Each sheet prints, and on no more A4 pages than a director would hand out or pin up.
         assert 1 <= count <= most, (name, count)
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / pdf.name).write_bytes(pdf.read_bytes())

@@ -99,6 +99,7 @@ def check_movement(movement: Movement, tables: int, boards_per_round: int, phant
     ]
     for seating in movement.seatings:
         number = board_set(seating, boards_per_round)
+        # Every table plays one of the session's sets, numbered from 1: none beyond the last.
         assert 1 <= number <= sets
         first = (number - 1) * boards_per_round + 1
         assert seating.boards == tuple(range(first, first + boards_per_round))
