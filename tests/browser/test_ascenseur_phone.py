@@ -38,6 +38,8 @@ def start_game(
     page.goto(base + "/")
     page.get_by_role("link", name="Start a game").click()
     page.get_by_role("link", name=re.compile(rf"^{preset}")).click()
+    # Count the rows on the players' form, not on the page it replaces.
+    expect(page.get_by_role("textbox", name="Player 1", exact=True)).to_be_visible()
     # "Add a player" posts the form and draws it again: wait for each new row
     # before counting, or a click lands on the page being replaced.
     rows = page.get_by_role("textbox")
