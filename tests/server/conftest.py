@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -35,34 +36,44 @@ class Server:
     url: str
     process: subprocess.Popen[bytes]
     database: Path
+    log: Path
+
+    def output(self) -> str:
+        """What the server wrote to its stderr: its log, and the stack of every thread if it
+        crashed (faulthandler is on)."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
 def start_server(database_url: str, database: Path, *extra: str) -> Server:
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "server-tests"}
-    process = subprocess.Popen(
-        [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", str(port), *extra],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "server-tests",
+        "PYTHONFAULTHANDLER": "1",
+    }
+    log = database.with_name(f"server-{port}.log")
+    # A file, not a pipe: a pipe nobody reads fills up and stops the server mid-test.
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", str(port), *extra],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, database, log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(url + "/", timeout=1).close()
-            return Server(url, process, database)
+            urllib.request.urlopen(server.url + "/", timeout=1).close()
+            return server
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(
-                    process.stderr.read().decode() if process.stderr else ""
-                ) from None
+                raise RuntimeError(server.output()) from None
             time.sleep(0.1)
     process.kill()
     process.wait()
-    if process.stderr:
-        process.stderr.close()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not start:\n{server.output()}")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -83,10 +94,14 @@ def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Ser
 
 
 def stop(server: Server) -> None:
+    """Stop the server; fail if it had already ended by itself, with what it wrote."""
+    ended = server.process.poll()
+    if ended is not None:
+        raise AssertionError(f"the server ended by itself (exit {ended}):\n{server.output()}")
     server.process.terminate()
-    server.process.wait(10)
-    if server.process.stderr:
-        server.process.stderr.close()
+    ended = server.process.wait(10)
+    if ended not in (0, -signal.SIGTERM):
+        raise AssertionError(f"the server ended badly (exit {ended}):\n{server.output()}")
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

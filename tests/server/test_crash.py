@@ -79,8 +79,6 @@ def test_a_killed_server_keeps_every_acknowledged_entry(
     for thread in threads:
         thread.join()
     server.process.wait()
-    if server.process.stderr:
-        server.process.stderr.close()
     assert len(acknowledged) >= KILL_AFTER
 
     restarted = start_server(url, database)
