@@ -97,8 +97,9 @@ def pinned_to_server_core() -> None:
     os.sched_setaffinity(0, SERVER_CORES)
 
 
-def start_pinned(command: list[str], database_url: str) -> Server:
-    """Start a server process on the server's core and wait until it answers."""
+def start_pinned(command: list[str], database_url: str, folder: Path) -> Server:
+    """Start a server process on the server's core and wait until it answers; what it writes
+    to stderr goes to a file in ``folder``."""
     port = free_port()
     env = {
         **os.environ,
@@ -107,36 +108,38 @@ def start_pinned(command: list[str], database_url: str) -> Server:
         "SCOREKEEPER_NEW_GAMES_LIMIT": "100000 per minute",  # the bench fills 600 games
     }
     command = [part.replace("PORT", str(port)) for part in command]
-    process = subprocess.Popen(
-        command,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        preexec_fn=pinned_to_server_core,
-    )
-    url = f"http://127.0.0.1:{port}"
+    log = folder / f"server-{port}.log"
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            command,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            preexec_fn=pinned_to_server_core,
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, Path(os.devnull), log)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(url + "/", timeout=1).close()
-            return Server(url, process, Path(os.devnull))
+            urllib.request.urlopen(server.url + "/", timeout=1).close()
+            return server
         except OSError:
             if process.poll() is not None:
-                error = process.stderr.read().decode() if process.stderr else ""
-                raise RuntimeError(error) from None
+                raise RuntimeError(server.output()) from None
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError(f"{command[0]} did not start")
+    process.wait()
+    raise RuntimeError(f"{command[0]} did not start:\n{server.output()}")
 
 
-def serve_on_sqlite(database_url: str) -> Server:
+def serve_on_sqlite(database_url: str, folder: Path) -> Server:
     """`scorekeeper serve`, as at home or in a small club: it migrates the database itself."""
     return start_pinned(
-        [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", "PORT"], database_url
+        [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", "PORT"], database_url, folder
     )
 
 
-def gunicorn_on_postgresql(database_url: str) -> Server:
+def gunicorn_on_postgresql(database_url: str, folder: Path) -> Server:
     """The README's club deployment: the tables migrated, then gunicorn with one worker per
     core and eight threads each."""
     flask = str(Path(sys.executable).parent / "flask")
@@ -150,13 +153,13 @@ def gunicorn_on_postgresql(database_url: str) -> Server:
     workers = str(len(SERVER_CORES))  # the README's "$(nproc)" on the server's cores
     command = [gunicorn, "--workers", workers, "--threads", "8", "--bind", "127.0.0.1:PORT"]
     command.append("scorekeeper:create_app()")
-    return start_pinned(command, database_url)
+    return start_pinned(command, database_url, folder)
 
 
 @dataclass(frozen=True)
 class Deployment:
     label: str
-    start: Callable[[str], Server]
+    start: Callable[[str, Path], Server]
 
 
 # --- Filling the server ---------------------------------------------------------------------
@@ -513,9 +516,14 @@ def load_step(
 
 
 def measure(
-    deployment: Deployment, database_url: str, seconds: float, runs: int, most_tables: int
+    deployment: Deployment,
+    database_url: str,
+    folder: Path,
+    seconds: float,
+    runs: int,
+    most_tables: int,
 ) -> dict[str, Any]:
-    server = deployment.start(database_url)
+    server = deployment.start(database_url, folder)
     static_file = None
     try:
         print(
@@ -533,7 +541,7 @@ def measure(
         static_file.write_bytes(page)
         # The app reads its static files when it starts: start it again to serve this one.
         stop(server)
-        server = deployment.start(database_url)
+        server = deployment.start(database_url, folder)
         reloading = Phone(server.url)  # a phone at the table, with its cookie
         reloading.request(measured)
         version = json.loads(reloading.request(f"{measured}/version")[1])["version"]
@@ -638,7 +646,7 @@ def whole_benchmark(
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
     sqlite = Deployment("serve+sqlite", serve_on_sqlite)
     url = f"sqlite:///{folder / 'bench.sqlite'}"
-    results.append(measure(sqlite, url, seconds, runs, most_tables))
+    results.append(measure(sqlite, url, folder, seconds, runs, most_tables))
     if postgresql and (binaries := server_binaries()):
         os.sched_setaffinity(0, LOAD_CORES)  # PostgreSQL beside the generator, from its start
         postgres = PostgresServer(binaries).start(durable=True)
@@ -646,7 +654,7 @@ def whole_benchmark(
         try:
             url = postgres.url(postgres.create_database())
             club = Deployment("gunicorn+postgresql", gunicorn_on_postgresql)
-            results.append(measure(club, url, seconds, runs, most_tables))
+            results.append(measure(club, url, folder, seconds, runs, most_tables))
         finally:
             postgres.stop()
     table(results)
