@@ -11,7 +11,7 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 
 
 class Base(DeclarativeBase):
@@ -28,6 +28,23 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+HELD = "held until closed"
+
+
+@event.listens_for(Session, "loaded_as_persistent")
+@event.listens_for(Session, "pending_to_persistent")
+def hold_until_closed(session: Session, instance: object) -> None:
+    """Keep every object of a session alive until the session is done with (a request's end).
+
+    A session holds its objects weakly. One the request no longer uses, caught in a reference
+    cycle (a session and its results), waits for the cycle collector, which runs in whichever
+    thread happens to allocate; SQLAlchemy's weakref callback then edits the object's state in
+    that thread while the owning thread closes the session and edits it too. On Python 3.11 two
+    threads editing one object's attributes that way can free memory still in use: a server
+    crashed so, fifteen tables posting at once. Held here, an object is collected only once
+    its session has let it go, when no other thread can reach its state."""
+    session.info.setdefault(HELD, []).append(instance)
 
 
 @event.listens_for(Engine, "connect")

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import gc
 import sqlite3
+import weakref
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from flask import Flask
 from flask_migrate import upgrade
 
 from scorekeeper import cli, create_app, instance_secret_key
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game
+from tests.web.table import Table
 
 
 def test_the_secret_key_is_made_once_and_kept_out_of_the_repo(tmp_path: Path) -> None:
@@ -75,3 +81,19 @@ def test_behind_a_reverse_proxy_https_is_recognised(
         headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org"},
     )
     assert "Secure" in response.headers["Set-Cookie"]
+
+
+def test_a_session_keeps_its_objects_until_it_is_done_with(app: Flask, game: Table) -> None:
+    """An object the request let go of, in a reference cycle, is not collected (maybe by
+    another thread) while its session still has it; it is once the session is removed."""
+    with app.app_context():
+        loaded = db.session.get(Game, game.game_url.rsplit("/", 1)[1])
+        assert loaded is not None
+        players = loaded.players  # the game and its players refer to one another
+        watched = weakref.ref(loaded)
+        del loaded, players
+        gc.collect()
+        assert watched() is not None
+        db.session.remove()  # as at the end of a request
+    gc.collect()
+    assert watched() is None
