@@ -106,6 +106,7 @@ def start_pinned(command: list[str], database_url: str, folder: Path) -> Server:
         "DATABASE_URL": database_url,
         "SECRET_KEY": "bench",
         "SCOREKEEPER_NEW_GAMES_LIMIT": "100000 per minute",  # the bench fills 600 games
+        "PYTHONFAULTHANDLER": "1",
     }
     command = [part.replace("PORT", str(port)) for part in command]
     log = folder / f"server-{port}.log"
@@ -130,6 +131,15 @@ def start_pinned(command: list[str], database_url: str, folder: Path) -> Server:
     process.kill()
     process.wait()
     raise RuntimeError(f"{command[0]} did not start:\n{server.output()}")
+
+
+def stop_checked(server: Server) -> None:
+    """Stop a server; fail if any of its processes crashed meanwhile (gunicorn starts a new
+    worker in place of one that crashed: only the log tells)."""
+    stop(server)
+    output = server.output()
+    if "Fatal Python error" in output or "SIGSEGV" in output:
+        raise RuntimeError(f"a server process crashed:\n{output}")
 
 
 def serve_on_sqlite(database_url: str, folder: Path) -> Server:
@@ -524,6 +534,7 @@ def measure(
     most_tables: int,
 ) -> dict[str, Any]:
     server = deployment.start(database_url, folder)
+    stopped: Server | None = None
     static_file = None
     try:
         print(
@@ -540,7 +551,8 @@ def measure(
         static_file = ROOT / "static" / f"bench-{len(page)}.html"
         static_file.write_bytes(page)
         # The app reads its static files when it starts: start it again to serve this one.
-        stop(server)
+        stop_checked(server)
+        stopped = server
         server = deployment.start(database_url, folder)
         reloading = Phone(server.url)  # a phone at the table, with its cookie
         reloading.request(measured)
@@ -611,7 +623,8 @@ def measure(
     finally:
         if static_file:
             static_file.unlink(missing_ok=True)
-        stop(server)
+        if server is not stopped:  # not when starting it again failed
+            stop_checked(server)
 
 
 TARGETS = {

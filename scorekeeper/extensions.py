@@ -33,17 +33,18 @@ HELD = "held until closed"
 
 
 @event.listens_for(Session, "loaded_as_persistent")
-@event.listens_for(Session, "pending_to_persistent")
+@event.listens_for(Session, "transient_to_pending")
 def hold_until_closed(session: Session, instance: object) -> None:
-    """Keep every object of a session alive until the session is done with (a request's end).
+    """Keep each object a session loads or is given alive as long as the session itself: to
+    the end of the request, when Flask-SQLAlchemy removes the session.
 
-    A session holds its objects weakly. One the request no longer uses, caught in a reference
-    cycle (a session and its results), waits for the cycle collector, which runs in whichever
-    thread happens to allocate; SQLAlchemy's weakref callback then edits the object's state in
-    that thread while the owning thread closes the session and edits it too. On Python 3.11 two
-    threads editing one object's attributes that way can free memory still in use: a server
-    crashed so, fifteen tables posting at once. Held here, an object is collected only once
-    its session has let it go, when no other thread can reach its state."""
+    A session holds its loaded objects weakly. One the request no longer uses, caught in a
+    reference cycle (a club session and its results), waits for the cycle collector, which
+    runs in whichever thread happens to allocate; SQLAlchemy's weakref callback then edits the
+    object's state in that thread while the owning thread may be closing the session and
+    editing the same state. On Python 3.11 that crashed a server under fifteen tables posting
+    at once: an object's attribute values were freed while its ``__dict__`` still used them.
+    Held here, an object is only collected once its session is done with it."""
     session.info.setdefault(HELD, []).append(instance)
 
 

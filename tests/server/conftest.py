@@ -89,8 +89,13 @@ def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Ser
         started = [start_server(url, database)]
         started.append(start_server(url, database))  # the first has migrated the database
     yield started
-    for server in started:
-        stop(server)
+    ended_badly = []
+    for server in started:  # every one stopped, even after one that had died
+        try:
+            stop(server)
+        except AssertionError as error:
+            ended_badly.append(str(error))
+    assert not ended_badly, "\n".join(ended_badly)
 
 
 def stop(server: Server) -> None:
