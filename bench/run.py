@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper.games.live import LIVE_PACE  # noqa: E402
 from scorekeeper.rules import ascenseur as rules  # noqa: E402
 from tests.postgres import PostgresServer, server_binaries  # noqa: E402
-from tests.server.conftest import SCOREKEEPER, Phone, Server, free_port, stop  # noqa: E402
+from tests.server.conftest import SCOREKEEPER, Phone, Server, free_port, launch, stop  # noqa: E402
 
 NAMES = ("Anne", "Bruno", "Chloé", "Denis", "Élodie", "François")
 PRESET = "ascenseur-a-charge"
@@ -102,44 +102,19 @@ def start_pinned(command: list[str], database_url: str, folder: Path) -> Server:
     to stderr goes to a file in ``folder``."""
     port = free_port()
     env = {
-        **os.environ,
         "DATABASE_URL": database_url,
         "SECRET_KEY": "bench",
         "SCOREKEEPER_NEW_GAMES_LIMIT": "100000 per minute",  # the bench fills 600 games
-        "PYTHONFAULTHANDLER": "1",
     }
-    command = [part.replace("PORT", str(port)) for part in command]
-    log = folder / f"server-{port}.log"
-    with log.open("wb") as stderr:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            preexec_fn=pinned_to_server_core,
-        )
-    server = Server(f"http://127.0.0.1:{port}", process, Path(os.devnull), log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(server.url + "/", timeout=1).close()
-            return server
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(server.output()) from None
-            time.sleep(0.2)
-    process.kill()
-    process.wait()
-    raise RuntimeError(f"{command[0]} did not start:\n{server.output()}")
-
-
-def stop_checked(server: Server) -> None:
-    """Stop a server; fail if any of its processes crashed meanwhile (gunicorn starts a new
-    worker in place of one that crashed: only the log tells)."""
-    stop(server)
-    output = server.output()
-    if "Fatal Python error" in output or "SIGSEGV" in output:
-        raise RuntimeError(f"a server process crashed:\n{output}")
+    return launch(
+        [part.replace("PORT", str(port)) for part in command],
+        port,
+        env,
+        Path(os.devnull),
+        folder / f"server-{port}.log",
+        wait=60,
+        preexec_fn=pinned_to_server_core,
+    )
 
 
 def serve_on_sqlite(database_url: str, folder: Path) -> Server:
@@ -551,7 +526,7 @@ def measure(
         static_file = ROOT / "static" / f"bench-{len(page)}.html"
         static_file.write_bytes(page)
         # The app reads its static files when it starts: start it again to serve this one.
-        stop_checked(server)
+        stop(server)
         stopped = server
         server = deployment.start(database_url, folder)
         reloading = Phone(server.url)  # a phone at the table, with its cookie
@@ -624,7 +599,7 @@ def measure(
         if static_file:
             static_file.unlink(missing_ok=True)
         if server is not stopped:  # not when starting it again failed
-            stop_checked(server)
+            stop(server)
 
 
 TARGETS = {

@@ -13,7 +13,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,25 +44,29 @@ class Server:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
-def start_server(database_url: str, database: Path, *extra: str) -> Server:
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "server-tests",
-        "PYTHONFAULTHANDLER": "1",
-    }
-    log = database.with_name(f"server-{port}.log")
-    # A file, not a pipe: a pipe nobody reads fills up and stops the server mid-test.
+def launch(
+    command: list[str],
+    port: int,
+    env: dict[str, str],
+    database: Path,
+    log: Path,
+    *,
+    wait: float = 30.0,
+    preexec_fn: Callable[[], None] | None = None,
+) -> Server:
+    """Start a server process listening on ``port`` and wait until it answers. Its stderr goes
+    to ``log`` (a pipe nobody reads fills up and stops the server), with faulthandler on, so a
+    crash leaves the stack of every thread there."""
     with log.open("wb") as stderr:
         process = subprocess.Popen(
-            [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", str(port), *extra],
-            env=env,
+            command,
+            env={**os.environ, **env, "PYTHONFAULTHANDLER": "1"},
             stdout=subprocess.DEVNULL,
             stderr=stderr,
+            preexec_fn=preexec_fn,
         )
     server = Server(f"http://127.0.0.1:{port}", process, database, log)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(server.url + "/", timeout=1).close()
@@ -73,7 +77,18 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
             time.sleep(0.1)
     process.kill()
     process.wait()
-    raise RuntimeError(f"the server did not start:\n{server.output()}")
+    raise RuntimeError(f"{command[0]} did not start:\n{server.output()}")
+
+
+def start_server(database_url: str, database: Path, *extra: str) -> Server:
+    port = free_port()
+    return launch(
+        [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", str(port), *extra],
+        port,
+        {"DATABASE_URL": database_url, "SECRET_KEY": "server-tests"},
+        database,
+        database.with_name(f"server-{port}.log"),
+    )
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -99,13 +114,15 @@ def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Ser
 
 
 def stop(server: Server) -> None:
-    """Stop the server; fail if it had already ended by itself, with what it wrote."""
+    """Stop the server; fail, with what it wrote, if it had already ended by itself or any of
+    its processes crashed."""
     ended = server.process.poll()
     if ended is not None:
         raise AssertionError(f"the server ended by itself (exit {ended}):\n{server.output()}")
     server.process.terminate()
     ended = server.process.wait(10)
-    if ended not in (0, -signal.SIGTERM):
+    # A crashed gunicorn worker is replaced by a new one: only the log tells.
+    if ended not in (0, -signal.SIGTERM) or "Fatal Python error" in server.output():
         raise AssertionError(f"the server ended badly (exit {ended}):\n{server.output()}")
 
 

@@ -63,19 +63,15 @@ def test_fifteen_tables_enter_at_once(servers: list[Server]) -> None:
             refused.append((index + 1, status))
 
     rounds = TABLES  # an odd number of tables: every round is played
-    for _round in range(rounds):
-        for _board in range(2):
-            barrier = threading.Barrier(TABLES)
-            threads = [
-                threading.Thread(target=enter_next, args=(index, barrier))
-                for index in range(TABLES)
-            ]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            if refused:
-                break
+    for _board_of_a_round in range(rounds * 2):
+        barrier = threading.Barrier(TABLES)
+        threads = [
+            threading.Thread(target=enter_next, args=(index, barrier)) for index in range(TABLES)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
         if refused:
             break
     assert refused == []
