@@ -118,6 +118,7 @@ def test_three_rounds_with_a_forbidden_bid_bad_tricks_and_a_correction(
 
     # Round 1 is corrected: Anne took the trick, not Bruno.
     page.get_by_role("link", name="Correct round 1").click()
+    page.wait_for_url("**/rounds/1/edit")
     taps.player("Anne").nth(1).get_by_role("radio", name="1", exact=True).click()
     taps.player("Bruno").nth(1).get_by_role("radio", name="0", exact=True).click()
     page.get_by_role("button", name="Save the correction").click()
@@ -234,6 +235,7 @@ def test_french_standings_with_long_names_fit_the_phone(browser, live_server: st
     for number, name in enumerate(names, start=1):
         page.get_by_role("textbox", name=f"Joueur {number}", exact=True).fill(name)
     page.get_by_role("button", name="Commencer la partie").click()
+    expect(page.locator("button.confirm")).to_be_visible()
     for group in page.get_by_role("group").filter(has=page.get_by_role("radio", name="0")).all():
         if group.get_by_role("radio", name="0", exact=True).is_enabled():
             group.get_by_role("radio", name="0", exact=True).click()

@@ -104,6 +104,8 @@ def test_a_whole_rubber_won_two_games_to_one(page: Page, live_server: str, tmp_p
     expect(page.locator(".round-count")).to_contain_text("Rubber 2 · its deal 1")
 
     page.get_by_role("link", name="The pad, to print or save").click()
+    # Printed only once the sheet has replaced the pad: a click returns before it loads.
+    expect(page.get_by_role("heading", name=re.compile("Rubber bridge"))).to_be_visible()
     pdf = tmp_path / "pad.pdf"
     page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
@@ -163,6 +165,7 @@ def test_the_bridge_pages_pass_the_accessibility_check(page: Page, live_server: 
     Pad(page).deal("4S", "N Anne", "made")
     assert serious_violations(page) == []
     page.get_by_role("link", name="Correct deal 1").click()
+    page.wait_for_url("**/deals/1/edit")
     assert serious_violations(page) == []
     page.goto(page.url.rsplit("/deals/", 1)[0] + "/sheet")
     assert serious_violations(page) == []

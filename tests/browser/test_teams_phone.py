@@ -145,6 +145,7 @@ def test_the_teams_pages_pass_the_accessibility_check(page: Page, live_server: s
     scorer.result("1NT", "N", "+1")
     assert serious_violations(page) == []
     page.get_by_role("link", name="Correct board 1, table 1").click()
+    page.wait_for_url("**/boards/1/tables/1/edit")
     assert serious_violations(page) == []
     page.goto(page.url.rsplit("/boards/", 1)[0] + "/sheet")
     assert serious_violations(page) == []
