@@ -7,12 +7,12 @@ deployment (gunicorn, a worker of eight threads per core, on a PostgreSQL server
 every commit). Each is filled with games at every stage and driven from a load generator in
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
-``--runs`` times, the two deployments taking turns run by run; each figure is the median of the
-runs, with its spread ((highest − lowest) / median). The latencies come from a minute at 300 tables, in which every scorer enters a round.
-A number of tables counts as held where, in most runs of a ``--seconds`` step, the generator
-kept 95 % of its schedule, no request failed and the round page's p95 stayed under 100 ms. The
-last lines are one JSON object per deployment; ``--twice`` runs the whole benchmark again and
-compares every figure.
+``--runs`` times, the two deployments taking turns run by run; each figure is the median of
+the runs, with its spread ((highest − lowest) / median). The latencies come from a minute at
+300 tables, in which every scorer enters a round. A number of tables counts as held where, in
+most runs of a ``--seconds`` step, the generator kept 95 % of its schedule, no request failed
+and the round page's p95 stayed under 100 ms. The last lines are one JSON object per
+deployment; ``--twice`` runs the whole benchmark again and compares every figure.
 """
 
 from __future__ import annotations
@@ -502,7 +502,7 @@ def load_step(
 
 
 @dataclass
-class Measured:
+class Bench:
     """One deployment being measured: its server, its games, and what its runs gave so far."""
 
     deployment: Deployment
@@ -511,7 +511,7 @@ class Measured:
     size: int
     targets: dict[str, tuple[str, dict[str, str]]]
     rates: list[dict[str, float]] = field(default_factory=list)
-    at: list[dict[str, Any]] = field(default_factory=list)
+    latency_loads: list[dict[str, Any]] = field(default_factory=list)
     low: int = 50
     high: int = 0
     sustained: int = 0
@@ -519,13 +519,13 @@ class Measured:
 
 def prepare(
     deployment: Deployment, database_url: str, folder: Path, most_tables: int, cleanup: ExitStack
-) -> Measured:
+) -> Bench:
     """Start the deployment and fill it with games; note the round page's size, and write a
     static file of the same size. ``cleanup`` stops the server and removes the file."""
     server = deployment.start(database_url, folder)
     running = [server]
     cleanup.callback(lambda: stop(running.pop()) if running else None)
-    print(f"\n== {deployment.label}: filled with {most_tables} games ==", flush=True)
+    print(f"\n== {deployment.label}: {most_tables} tables ==", flush=True)
     fill_data = fill(server.url, most_tables)
     measured = fill_data["measured"]
     size, parts = page_bytes_gzip(server.url, measured)
@@ -549,10 +549,10 @@ def prepare(
         "page": (measured, cookie),
         "poll": (f"{measured}/version", {**cookie, "If-None-Match": etag}),
     }
-    return Measured(deployment, server, fill_data, size, targets, high=most_tables)
+    return Bench(deployment, server, fill_data, size, targets, high=most_tables)
 
 
-def rates_run(bench: Measured, seconds: float) -> None:
+def rates_run(bench: Bench, seconds: float) -> None:
     rate = in_another_process(
         {
             "kind": "throughput",
@@ -569,7 +569,7 @@ def rates_run(bench: Measured, seconds: float) -> None:
     )
 
 
-def tables_run(bench: Measured, tables: int, seconds: float) -> dict[str, Any]:
+def tables_run(bench: Bench, tables: int, seconds: float) -> dict[str, Any]:
     load = load_step(bench.server, bench.fill, tables, seconds)
     print(
         f"  {bench.deployment.label:<20} {tables:>4} tables: page p95 {load['page_p95']:7.1f} ms "
@@ -581,7 +581,7 @@ def tables_run(bench: Measured, tables: int, seconds: float) -> dict[str, Any]:
 
 
 def measure_all(
-    benches: list[Measured], seconds: float, runs: int, most_tables: int
+    benches: list[Bench], seconds: float, runs: int, most_tables: int
 ) -> list[dict[str, Any]]:
     """Every run of every step, the deployments taking turns run by run: a stretch of minutes
     in which the host is slower then weighs on each of them, and on a single run of each, not
@@ -591,10 +591,11 @@ def measure_all(
         for bench in benches:
             rates_run(bench, seconds)
         for bench in benches:
-            bench.at.append(tables_run(bench, latency_tables, max(seconds, LATENCY_SECONDS)))
+            load = tables_run(bench, latency_tables, max(seconds, LATENCY_SECONDS))
+            bench.latency_loads.append(load)
     # The most tables held, searched for each deployment at once: a step is held when most of
     # its runs hold it.
-    searching = list(benches)
+    searching = [bench for bench in benches if bench.low <= bench.high]
     while searching:
         steps = {id(bench): (bench.low + bench.high) // 2 for bench in searching}
         held = {id(bench): 0 for bench in searching}
@@ -613,8 +614,8 @@ def measure_all(
     return [figures_of(bench, latency_tables, runs, rescore) for bench in benches]
 
 
-def figures_of(bench: Measured, latency_tables: int, runs: int, rescore: float) -> dict[str, Any]:
-    at, rates = bench.at, bench.rates
+def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> dict[str, Any]:
+    at, rates = bench.latency_loads, bench.rates
     figures: dict[str, list[float]] = {
         "round_page_p50_ms": [percentile(load["pages"], 0.50) for load in at],
         "round_page_p95_ms": [percentile(load["pages"], 0.95) for load in at],

@@ -62,6 +62,7 @@ def test_rounds_entered_fit_the_phone_for_four_players_and_buttons_keep_to_one_l
             label = "Player" if locale == "en-GB" else "Joueur"
             page.get_by_role("textbox", name=f"{label} {number}", exact=True).fill(name)
         page.locator("button.primary[value=start]").click()
+        expect(page.locator("button.confirm")).to_be_visible()  # the round page, not the form
         play_first_round(page, names)
         grid = page.locator(".history .scroll")
         assert grid.evaluate("el => el.scrollWidth <= el.clientWidth"), locale

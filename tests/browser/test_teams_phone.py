@@ -110,6 +110,7 @@ def test_three_boards_at_both_tables_a_correction_and_the_sheet(
 
     # Board 2 at table 2 was not passed out: the Lions, East-West, made 2♠.
     page.get_by_role("link", name="Correct board 2, table 2").click()
+    page.wait_for_url("**/boards/2/tables/2/edit")  # the match page has its own Level row
     scorer.choose("Level", "2")
     scorer.choose("Strain", "♠")
     scorer.choose("Declarer", re.compile("^W "))
