@@ -569,10 +569,11 @@ def rates_run(bench: Bench, seconds: float) -> None:
     )
 
 
-def tables_run(bench: Bench, tables: int, seconds: float) -> dict[str, Any]:
+def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dict[str, Any]:
     load = load_step(bench.server, bench.fill, tables, seconds)
     print(
-        f"  {bench.deployment.label:<20} {tables:>4} tables: page p95 {load['page_p95']:7.1f} ms "
+        f"  {bench.deployment.label:<20} {tables:>4} tables{note and f' ({note})'}: page p95 "
+        f"{load['page_p95']:7.1f} ms "
         f"over {len(load['pages'])} pages, {len(load['polls'])} polls ({load['kept']:.0%} of the "
         f"schedule), {len(load['posts'])} posts, {load['errors']} errors",
         flush=True,
@@ -587,6 +588,10 @@ def measure_all(
     in which the host is slower then weighs on each of them, and on a single run of each, not
     on every run of one deployment."""
     latency_tables = min(LATENCY_TABLES, most_tables)
+    # A server process just started is cold: its first minute draws every page afresh,
+    # compiles its templates and loads each language's data. That minute is not counted.
+    for bench in benches:
+        tables_run(bench, latency_tables, seconds, "warm-up")
     for _run in range(runs):
         for bench in benches:
             rates_run(bench, seconds)

@@ -54,9 +54,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret_key
     if private := os.environ.get("SCOREKEEPER_PRIVATE"):
         app.config["PRIVATE_SERVER"] = private.lower() in ("1", "true", "yes")
-    if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
-        # Behind a reverse proxy: trust its word on the scheme (HTTPS), host and client.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -69,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.games import lookup, page_cache
+    from scorekeeper.games.live import LivePoll
     from scorekeeper.games.views import bp as games_bp
     from scorekeeper.teams import bp as teams_bp
 
@@ -94,6 +92,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(echelons_bp)
     app.register_blueprint(teams_bp)
     app.register_blueprint(club_bp)
+    app.wsgi_app = LivePoll(  # type: ignore[method-assign]
+        app.wsgi_app,
+        app.extensions["version_reads"].version,
+        lambda secure: security.fixed_headers(app, secure),
+    )
+    if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
+        # Behind a reverse proxy: trust its word on the scheme (HTTPS), host and client.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     return app
 
 

@@ -50,14 +50,19 @@ HSTS = "max-age=31536000"
 """A year: once a browser has the site over HTTPS, it never asks for it over plain HTTP."""
 
 
+def fixed_headers(app: Flask, secure: bool) -> dict[str, str]:
+    """The headers every answer carries, over HTTPS (``secure``) or not."""
+    headers = {**HEADERS, "Content-Security-Policy": app.config["CSP"]}
+    if secure:
+        headers["Strict-Transport-Security"] = HSTS
+    return headers
+
+
 def add_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
+    for name, value in fixed_headers(current_app, request.is_secure).items():
         response.headers.setdefault(name, value)
-    response.headers.setdefault("Content-Security-Policy", current_app.config["CSP"])
     if response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
-    if request.is_secure:
-        response.headers.setdefault("Strict-Transport-Security", HSTS)
     return response
 
 

@@ -8,7 +8,17 @@ again). The page carries the pace to the script; the benchmark's phones keep the
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from http import HTTPStatus
+from typing import TYPE_CHECKING
+
+from werkzeug.http import parse_etags
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 
 @dataclass(frozen=True)
@@ -35,3 +45,58 @@ LIVE_PACE = LivePace()
 POLL_PATH = "/version"
 """How a game's poll address ends (``/<family>/<game id>/version``): it reads the game's version
 and nothing else, not even the session cookie."""
+
+
+POLL_ADDRESS = re.compile(r"/(?P<family>[a-z]+)/(?P<game_id>[A-Za-z0-9_-]{1,16})" + POLL_PATH)
+
+
+def poll_answer(
+    game_id: str, version: int, if_none_match: str | None
+) -> tuple[int, dict[str, str], bytes]:
+    """The answer to a poll: 304 while the phone's page shows this version, else the version."""
+    etag = f"{game_id}-{version}"
+    headers = {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
+    # A weak match is enough (RFC 9110): a proxy that compresses answers makes their tags weak.
+    if parse_etags(if_none_match).contains_weak(etag):
+        return 304, headers, b""
+    body = json.dumps({"version": version}).encode()
+    return 200, {**headers, "Content-Type": "application/json"}, body
+
+
+class LivePoll:
+    """Answers the live poll of a game that exists before the request reaches Flask.
+
+    The poll is most of a server's requests and needs nothing of Flask's: no session, no
+    language, no form, no limit. Through Flask it cost some 450 µs of the server's time, the
+    version read itself 15 µs; here it costs the read and the answer. Anything else, a game
+    that does not exist or a database that fails, goes on to Flask, whose route gives the same
+    answer or the page's own error."""
+
+    def __init__(
+        self,
+        wsgi_app: WSGIApplication,
+        read_version: Callable[[str, str], int | None],
+        headers: Callable[[bool], dict[str, str]],
+    ) -> None:
+        self.wsgi_app = wsgi_app
+        self.read_version = read_version
+        self.headers = headers
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD")
+        address = POLL_ADDRESS.fullmatch(environ.get("PATH_INFO", ""))
+        if address is None or method not in ("GET", "HEAD"):
+            return self.wsgi_app(environ, start_response)
+        try:
+            version = self.read_version(address["game_id"], address["family"])
+        except Exception:
+            version = None  # Flask reads it again and shows the error as every page does
+        if version is None:
+            return self.wsgi_app(environ, start_response)
+        status, headers, body = poll_answer(
+            address["game_id"], version, environ.get("HTTP_IF_NONE_MATCH")
+        )
+        secure = environ.get("wsgi.url_scheme") == "https"
+        headers = {**self.headers(secure), **headers, "Content-Length": str(len(body))}
+        start_response(f"{status} {HTTPStatus(status).phrase}", list(headers.items()))
+        return [b""] if method == "HEAD" else [body]

@@ -43,13 +43,8 @@ def scorers_game(game_id: str, kind: type[G]) -> G:
 def stored_version(game_id: str, family: str) -> int | None:
     """The version of the game of this family, as the database has it now; ``None`` if there
     is no such game."""
-    if not GAME_ID.fullmatch(game_id):
-        return None
-    known = FAMILIES.get(family)
-    query = known.live_version if known is not None and known.live_version is not None else STATE
     reads: VersionReads = current_app.extensions["version_reads"]
-    row = reads.row(query, game_id)
-    return int(row[0]) if row is not None and row[1] == family else None
+    return reads.version(game_id, family)
 
 
 def init_app(app: Flask) -> None:
@@ -82,6 +77,17 @@ class VersionReads:
         self.mine = threading.local()
         self.generation = 0
         event.listen(engine, "engine_disposed", self.renew)
+
+    def version(self, game_id: str, family: str) -> int | None:
+        """The version of the game of this family; ``None`` if there is no such game."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        known = FAMILIES.get(family)
+        if known is None:
+            return None
+        query = STATE if known.live_version is None else known.live_version
+        row = self.row(query, game_id)
+        return int(row[0]) if row is not None and row[1] == family else None
 
     def row(self, query: Select[Any], game_id: str) -> Sequence[Any] | None:
         compiled = self.statements.get(query)

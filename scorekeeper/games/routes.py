@@ -8,7 +8,7 @@ import json
 import secrets
 from collections.abc import Callable, Hashable
 
-from flask import Blueprint, Response, abort, current_app, flash, jsonify, request
+from flask import Blueprint, Response, abort, current_app, flash, request
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 
@@ -16,7 +16,7 @@ from scorekeeper.access import is_scorer, remember, require_scorer
 from scorekeeper.games.entries import game_page, save
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base, share_links
-from scorekeeper.games.live import POLL_PATH
+from scorekeeper.games.live import POLL_PATH, poll_answer
 from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
 from scorekeeper.games.page_cache import cached_page
 from scorekeeper.games.registry import Family, file_stem
@@ -42,18 +42,13 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
 
     @bp.get("/<game_id>" + POLL_PATH)
     def game_version(game_id: str) -> Response:
-        """The game's version, for the pages that follow it live: 304 while nothing changed."""
+        """The game's version, for the pages that follow it live: 304 while nothing changed.
+        A game that exists is mostly answered before Flask (scorekeeper.games.live.LivePoll)."""
         version = stored_version(game_id, family.key)
         if version is None:
             abort(404)
-        etag = f"{game_id}-{version}"
-        if etag in request.if_none_match:
-            response = current_app.response_class(status=304)
-        else:
-            response = jsonify(version=version)
-        response.set_etag(etag)
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        status, headers, body = poll_answer(game_id, version, request.headers.get("If-None-Match"))
+        return current_app.response_class(body, status, headers)
 
     @bp.get("/<game_id>/score/<token>")
     def join_as_scorer(game_id: str, token: str) -> Response:

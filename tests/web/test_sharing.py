@@ -8,7 +8,7 @@ import threading
 
 import psycopg
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
@@ -113,6 +113,65 @@ def test_the_live_version_answers_304_while_nothing_changed(game: Table) -> None
     changed = game.client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.json == {"version": 4}
     assert game.client.get("/ascenseur/nosuchgame/version").status_code == 404
+
+
+def test_the_poll_of_a_game_is_answered_before_flask(
+    game: Table, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No session, no language, no limiter: the poll of a game that exists never reaches Flask,
+    and answers as Flask's route would, with every page's headers."""
+    reached_flask: list[str] = []
+    dispatch = app.full_dispatch_request
+
+    def counted() -> object:
+        reached_flask.append(request.path)
+        return dispatch()
+
+    monkeypatch.setattr(app, "full_dispatch_request", counted)
+    url = f"{game.game_url}/version"
+    first = game.client.get(url)
+    assert first.status_code == 200 and first.json == {"version": 3}
+    assert first.headers["ETag"] == f'"{game.game_url.rsplit("/", 1)[1]}-3"'
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.headers["X-Content-Type-Options"] == "nosniff"
+    assert "frame-ancestors 'none'" in first.headers["Content-Security-Policy"]
+    assert "Set-Cookie" not in first.headers
+    etag = first.headers["ETag"]
+    for asked in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+        unchanged = game.client.get(url, headers={"If-None-Match": asked})
+        assert unchanged.status_code == 304 and unchanged.get_data() == b"", asked
+    head = game.client.head(url)
+    assert head.status_code == 200 and head.get_data() == b"" and head.headers["ETag"] == etag
+    secure = game.client.get(url, base_url="https://localhost")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert reached_flask == []
+    # Anything else is Flask's: a game that does not exist, of another family, another method.
+    assert game.client.get("/ascenseur/nosuchgame/version").status_code == 404
+    assert game.client.get(url.replace("/ascenseur/", "/bridge/")).status_code == 404
+    assert game.client.post(url).status_code == 405
+    assert len(reached_flask) == 3
+
+
+def test_a_poll_whose_read_fails_goes_on_to_flask(
+    game: Table, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask reads the version again, and a database that still fails gives its error page."""
+    reads = app.extensions["version_reads"]
+    read = reads.row
+    failures = [1]
+
+    def failing_once(*args: object) -> object:
+        if failures:
+            raise RuntimeError(failures.pop())
+        return read(*args)
+
+    monkeypatch.setattr(reads, "row", failing_once)
+    answer = game.client.get(f"{game.game_url}/version")
+    assert answer.status_code == 200 and answer.json == {"version": 3}
+    failures[:] = [1, 2]
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    broken = game.client.get(f"{game.game_url}/version")
+    assert broken.status_code == 500 and "text/html" in broken.headers["Content-Type"]
 
 
 def test_pages_follow_the_game_live(game: Table) -> None:
