@@ -588,8 +588,8 @@ def measure_all(
     in which the host is slower then weighs on each of them, and on a single run of each, not
     on every run of one deployment."""
     latency_tables = min(LATENCY_TABLES, most_tables)
-    # A server process just started is cold: its first minute draws every page afresh,
-    # compiles its templates and loads each language's data. That minute is not counted.
+    # A server process just started is cold: its first step draws every page afresh, compiles
+    # its templates and loads each language's data. That step is not counted.
     for bench in benches:
         tables_run(bench, latency_tables, seconds, "warm-up")
     for _run in range(runs):

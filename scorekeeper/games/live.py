@@ -70,7 +70,8 @@ class LivePoll:
     language, no form, no limit. Through Flask it cost some 450 µs of the server's time, the
     version read itself 15 µs; here it costs the read and the answer. Anything else, a game
     that does not exist or a database that fails, goes on to Flask, whose route gives the same
-    answer or the page's own error."""
+    answer or the page's own error. A poll's address is its family's key (a test holds every
+    family to it)."""
 
     def __init__(
         self,
@@ -97,6 +98,8 @@ class LivePoll:
             address["game_id"], version, environ.get("HTTP_IF_NONE_MATCH")
         )
         secure = environ.get("wsgi.url_scheme") == "https"
-        headers = {**self.headers(secure), **headers, "Content-Length": str(len(body))}
+        headers = {**self.headers(secure), **headers}
+        if status != 304:  # a 304 has no body, and no length but that of the 200 (RFC 9110)
+            headers["Content-Length"] = str(len(body))
         start_response(f"{status} {HTTPStatus(status).phrase}", list(headers.items()))
         return [b""] if method == "HEAD" else [body]

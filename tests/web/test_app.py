@@ -104,6 +104,13 @@ def test_behind_a_reverse_proxy_https_is_recognised(
         headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org"},
     )
     assert "Secure" in response.headers["Set-Cookie"]
+    table = Table(app.test_client())
+    table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+    poll = f"{table.game_url}/version"
+    for scheme, hsts in (("https", True), ("http", False)):
+        answer = table.client.get(poll, headers={"X-Forwarded-Proto": scheme})
+        assert answer.status_code == 200
+        assert ("Strict-Transport-Security" in answer.headers) is hsts
 
 
 def test_a_session_keeps_its_objects_until_it_is_done_with(app: Flask, game: Table) -> None:

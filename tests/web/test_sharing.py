@@ -8,7 +8,7 @@ import threading
 
 import psycopg
 import pytest
-from flask import Flask, request
+from flask import Flask, request, url_for
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
@@ -17,6 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import links
 from scorekeeper.games.live import LIVE_PACE
 from scorekeeper.games.models import Game
+from scorekeeper.games.registry import FAMILIES
 from tests.conftest import migrated_app
 from tests.postgres import PostgresServer
 from tests.web.table import Table, text
@@ -140,6 +141,7 @@ def test_the_poll_of_a_game_is_answered_before_flask(
     for asked in (etag, f"W/{etag}", f'"other", {etag}', "*"):
         unchanged = game.client.get(url, headers={"If-None-Match": asked})
         assert unchanged.status_code == 304 and unchanged.get_data() == b"", asked
+        assert "Content-Length" not in unchanged.headers
     head = game.client.head(url)
     assert head.status_code == 200 and head.get_data() == b"" and head.headers["ETag"] == etag
     secure = game.client.get(url, base_url="https://localhost")
@@ -149,7 +151,16 @@ def test_the_poll_of_a_game_is_answered_before_flask(
     assert game.client.get("/ascenseur/nosuchgame/version").status_code == 404
     assert game.client.get(url.replace("/ascenseur/", "/bridge/")).status_code == 404
     assert game.client.post(url).status_code == 405
-    assert len(reached_flask) == 3
+    assert game.client.get("/static/js/version").status_code == 404
+    assert game.client.get("/club/new/version").status_code == 404
+    assert len(reached_flask) == 5
+
+
+def test_every_familys_poll_is_at_its_key(app: Flask) -> None:
+    """The poll is answered before Flask where its address names the family by its key."""
+    with app.test_request_context():
+        for key in FAMILIES:
+            assert url_for(f"{key}.game_version", game_id="abc") == f"/{key}/abc/version"
 
 
 def test_a_poll_whose_read_fails_goes_on_to_flask(
