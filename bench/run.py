@@ -714,6 +714,11 @@ def compare(first: list[dict[str, Any]], second: list[dict[str, Any]]) -> None:
             gap = abs(other - value) / value if value else 0.0
             mark = "  <-- over 15 %" if gap > 0.15 else ""
             print(f"  {one['database']:<22} {key:<24} {value:>10} {other:>10} {gap:6.1%}{mark}")
+    # The static file asks nothing of the app but Flask's own work: where its rate moved
+    # between the runs, the host's speed moved, and every absolute figure with it.
+    for one, two in zip(first, second, strict=True):
+        change = two["static_rps"] / one["static_rps"] - 1
+        print(f"  {one['database']:<22} the host, by the static file's rate: {change:+.0%}")
 
 
 def main() -> None:
