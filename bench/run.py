@@ -683,6 +683,8 @@ def whole_benchmark(
         flush=True,
     )
     with ExitStack() as cleanup:
+        # Last of all, the databases and the servers' logs (a failed start shows its log).
+        cleanup.callback(shutil.rmtree, folder, ignore_errors=True)
         plans = [
             (Deployment("serve+sqlite", serve_on_sqlite), f"sqlite:///{folder / 'bench.sqlite'}")
         ]
