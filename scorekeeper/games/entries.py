@@ -55,10 +55,13 @@ def write_entry(
         answer = change(game)
         if answer is not None:
             return answer
+        # Addressed before the save: the commit expires the game's row, and reading its id
+        # afterwards would cost a transaction of its own.
+        page = game_page(game)
         if save(game):
             if saved is not None:
                 saved(game)
-            return game_page(game)
+            return page
     abort(409)
 
 

@@ -7,6 +7,7 @@ import html
 import re
 
 import pytest
+import sqlalchemy
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import check
@@ -151,6 +152,27 @@ def test_a_round_bids_then_tricks_then_standings(table: Table, app: Flask) -> No
     assert "<strong>Bruno</strong>" in page
     assert "After round 1." in page
     assert stored(app)[1] == [(1, [1, 1, 0, 0], [0, 1, 0, 0])]
+
+
+def test_an_entry_is_one_transaction(table: Table, app: Flask) -> None:
+    """Load, check, write and commit, then the redirect: nothing read after the commit (the
+    game's expired row read again was a second round trip to the database for every entry)."""
+    table.start("ascenseur", FOUR)
+    data = table.round_data("bid", (1, 1, 0, 0))
+    data["trump"] = ""
+    began: list[str] = []
+    with app.app_context():
+        engine = db.engine
+    listener = lambda connection: began.append("begin")  # noqa: E731
+    sqlalchemy.event.listen(engine, "begin", listener)
+    try:
+        response = table.client.post(f"{table.game_url}/rounds/1/bids", data=data)
+    finally:
+        sqlalchemy.event.remove(engine, "begin", listener)
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(table.game_url)
+    assert began == ["begin"]
+    assert stored(app)[1] == [(1, [1, 1, 0, 0], None)]
 
 
 def test_the_dealers_forbidden_bid_is_refused_and_the_bids_kept(table: Table, app: Flask) -> None:
