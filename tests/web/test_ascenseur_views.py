@@ -161,14 +161,17 @@ def test_an_entry_is_one_transaction(table: Table, app: Flask) -> None:
     data = table.round_data("bid", (1, 1, 0, 0))
     data["trump"] = ""
     began: list[str] = []
+
+    def begin(connection: sqlalchemy.Connection) -> None:
+        began.append("begin")
+
     with app.app_context():
         engine = db.engine
-    listener = lambda connection: began.append("begin")  # noqa: E731
-    sqlalchemy.event.listen(engine, "begin", listener)
+    sqlalchemy.event.listen(engine, "begin", begin)
     try:
         response = table.client.post(f"{table.game_url}/rounds/1/bids", data=data)
     finally:
-        sqlalchemy.event.remove(engine, "begin", listener)
+        sqlalchemy.event.remove(engine, "begin", begin)
     assert response.status_code == 302
     assert response.headers["Location"].endswith(table.game_url)
     assert began == ["begin"]
