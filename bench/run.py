@@ -3,7 +3,7 @@
     .venv/bin/python bench/run.py [--seconds 15] [--runs 3] [--no-postgresql] [--twice]
 
 Two deployments: `scorekeeper serve` on a fresh SQLite database, and the README's club
-deployment (gunicorn, a worker of eight threads per core, on a PostgreSQL server that syncs
+deployment (gunicorn, a worker of four threads per core, on a PostgreSQL server that syncs
 every commit). Each is filled with games at every stage and driven from a load generator in
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
@@ -127,7 +127,7 @@ def serve_on_sqlite(database_url: str, folder: Path) -> Server:
 
 def gunicorn_on_postgresql(database_url: str, folder: Path) -> Server:
     """The README's club deployment: the tables migrated, then gunicorn with one worker per
-    core and eight threads each."""
+    core and four threads each."""
     flask = str(Path(sys.executable).parent / "flask")
     env = {**os.environ, "DATABASE_URL": database_url}
     subprocess.run(
@@ -137,7 +137,7 @@ def gunicorn_on_postgresql(database_url: str, folder: Path) -> Server:
     if gunicorn is None:
         raise SystemExit("gunicorn is missing: .venv/bin/pip install -e '.[bench]'")
     workers = str(len(SERVER_CORES))  # the README's "$(nproc)" on the server's cores
-    command = [gunicorn, "--workers", workers, "--threads", "8", "--bind", "127.0.0.1:PORT"]
+    command = [gunicorn, "--workers", workers, "--threads", "4", "--bind", "127.0.0.1:PORT"]
     command.append("scorekeeper:create_app_to_serve()")
     return start_pinned(command, database_url, folder)
 
