@@ -205,7 +205,7 @@ def fill(base: str, tables: int) -> dict[str, Any]:
             "version": json.loads(scorer.request(f"{path}/version")[1])["version"],
         }
 
-    with ThreadPoolExecutor(8) as pool:  # as many tables starting at once as the server's threads
+    with ThreadPoolExecutor(8) as pool:  # eight tables set up at once
         scorers = list(pool.map(table, range(tables)))
     return {"measured": measured, "scorers": scorers}
 
