@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app
 from sqlalchemy import Engine, QueuePool, Select, bindparam, event, select
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
@@ -27,7 +28,10 @@ STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
 
 def get_game_or_404(game_id: str, kind: type[G]) -> G:
     """The game of this id and of this family (its :class:`Game` subclass), or a 404 page."""
-    game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
+    # Its players in the same statement: no page or entry of a game goes without their names,
+    # and on PostgreSQL a statement of its own is a round trip of its own.
+    players = joinedload(Game.players)
+    game = db.session.get(Game, game_id, options=[players]) if GAME_ID.fullmatch(game_id) else None
     if not isinstance(game, kind):
         abort(404)
     return game

@@ -13,6 +13,7 @@ from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 
 from scorekeeper.access import is_scorer, remember, require_scorer
+from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, save
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base, share_links
@@ -34,7 +35,20 @@ def kept_game_page(
     remember(game_id)
     scorer = is_scorer(game_id)
     key = (family.key, game_id, version, scorer, str(get_locale()), str(get_timezone()), *varies)
-    return cached_page(key, draw, share_base)
+    return cached_page(key, lambda: drawn_outside_a_transaction(draw), share_base)
+
+
+def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:
+    """``draw()``, its reads made outside a transaction when none has begun yet.
+
+    Drawing a page only reads. On PostgreSQL a transaction costs two round trips more (BEGIN,
+    and ROLLBACK at the end), and each round trip waits for the interpreter while another
+    thread computes; its statements would not see one state of the game anyway (each one reads
+    what is committed when it starts, PostgreSQL's default), nor do they on SQLite, where the
+    driver begins a transaction only to write."""
+    if not db.session().in_transaction():
+        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    return draw()
 
 
 def add_table_routes(bp: Blueprint, family: Family) -> None:

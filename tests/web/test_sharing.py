@@ -197,25 +197,94 @@ def test_the_live_pace_slows_once_the_game_is_quiet() -> None:
     assert LIVE_PACE.every(30) == LIVE_PACE.every(3600) == 5.0
 
 
+class StatementLog:
+    """What PostgreSQL's log shows of the statements of one database, from a mark on."""
+
+    def __init__(self, postgres: PostgresServer, name: str) -> None:
+        url = postgres.url(name).replace("+psycopg", "")
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE {name} SET log_statement = 'all'")  # type: ignore[arg-type]
+        self.file = postgres.root / "server.log"
+        self.seen = 0
+
+    def mark(self) -> None:
+        self.seen = self.file.stat().st_size
+
+    def since_mark(self) -> list[str]:
+        written = self.file.read_text(errors="replace")[self.seen :]
+        return re.findall(r"(?:statement|execute [^:]*): (.*)", written)
+
+
 def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
     postgres: PostgresServer, migrated_template: str
 ) -> None:
     """No BEGIN, no ROLLBACK: one round trip to the database a poll."""
     name = postgres.create_database(migrated_template)
-    with psycopg.connect(postgres.url(name).replace("+psycopg", ""), autocommit=True) as admin:
-        admin.execute(f"ALTER DATABASE {name} SET log_statement = 'all'")  # type: ignore[arg-type]
+    log = StatementLog(postgres, name)
     for app in migrated_app(postgres.url(name), TESTING=True):
         table = Table(app.test_client())
         table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
         assert table.client.get(table.game_url).status_code == 200
-        log = postgres.root / "server.log"
-        seen = log.stat().st_size
+        log.mark()
         for _poll in range(3):
             assert table.client.get(f"{table.game_url}/version").status_code == 200
-        written = log.read_text(errors="replace")[seen:]
-        statements = re.findall(r"(?:statement|execute [^:]*): (.*)", written)
-        assert len(statements) == 3, written
+        statements = log.since_mark()
+        assert len(statements) == 3, statements
         assert all(s.startswith("SELECT game.version, game.family") for s in statements)
+
+
+def test_on_postgresql_a_round_page_is_drawn_in_four_statements_and_no_transaction(
+    postgres: PostgresServer, migrated_template: str
+) -> None:
+    """The game's version; the game with its players in one statement; its rounds; its
+    corrections. No BEGIN, no ROLLBACK: each statement is a round trip to the database."""
+    name = postgres.create_database(migrated_template)
+    log = StatementLog(postgres, name)
+    for app in migrated_app(postgres.url(name), TESTING=True):
+        table = Table(app.test_client())
+        table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+        table.play(1, (1, 0, 0, 1), (1, 0, 0, 0))
+        app.extensions["page_cache"].pages.clear()
+        log.mark()
+        page = table.client.get(table.game_url)
+        statements = log.since_mark()
+        assert page.status_code == 200
+        assert "Round 2" in text(page)
+        assert len(statements) == 4, statements
+        version, game, rounds, corrections = statements
+        assert version.startswith("SELECT game.version, game.family")
+        assert game.startswith("SELECT game.id") and "player_1.name" in game
+        assert rounds.startswith("SELECT round.id")
+        assert corrections.startswith("SELECT correction.id")
+        log.mark()
+        assert table.client.get(table.game_url).status_code == 200
+        assert len(log.since_mark()) == 1  # kept: the version alone
+
+
+def test_on_postgresql_an_entry_is_one_transaction_of_four_statements(
+    postgres: PostgresServer, migrated_template: str
+) -> None:
+    """The game with its players, its rounds, the game's new version, the round written."""
+    name = postgres.create_database(migrated_template)
+    log = StatementLog(postgres, name)
+    for app in migrated_app(postgres.url(name), TESTING=True):
+        table = Table(app.test_client())
+        table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+        data = table.round_data("bid", (1, 0, 0, 1))
+        log.mark()
+        response = table.client.post(f"{table.game_url}/rounds/1/bids", data={**data, "trump": ""})
+        statements = log.since_mark()
+        assert response.status_code == 302
+        assert [s.split()[0] for s in statements] == [
+            "BEGIN",
+            "SELECT",
+            "SELECT",
+            "UPDATE",
+            "INSERT",
+            "COMMIT",
+        ], statements
+        assert "player_1.name" in statements[1]
+        assert statements[2].startswith("SELECT round.id")
 
 
 def test_after_the_database_restarts_the_poll_still_answers(
