@@ -28,8 +28,8 @@ STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
 
 def get_game_or_404(game_id: str, kind: type[G]) -> G:
     """The game of this id and of this family (its :class:`Game` subclass), or a 404 page."""
-    # Its players in the same statement: no page or entry of a game goes without their names,
-    # and on PostgreSQL a statement of its own is a round trip of its own.
+    # Its players in the same statement (the pages and entries of every family but the club's
+    # use their names): on PostgreSQL a statement of its own is a round trip of its own.
     players = joinedload(Game.players)
     game = db.session.get(Game, game_id, options=[players]) if GAME_ID.fullmatch(game_id) else None
     if not isinstance(game, kind):

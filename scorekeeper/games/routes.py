@@ -45,10 +45,15 @@ def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:
     and ROLLBACK at the end), and each round trip waits for the interpreter while another
     thread computes; its statements would not see one state of the game anyway (each one reads
     what is committed when it starts, PostgreSQL's default), nor do they on SQLite, where the
-    driver begins a transaction only to write."""
-    if not db.session().in_transaction():
-        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-    return draw()
+    driver begins a transaction only to write. The connection goes back to the pool once the
+    page is drawn, so that nothing later in the request writes outside a transaction."""
+    if db.session().in_transaction():
+        return draw()
+    db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    try:
+        return draw()
+    finally:
+        db.session.rollback()  # no statement: there is no transaction to end
 
 
 def add_table_routes(bp: Blueprint, family: Family) -> None:

@@ -211,7 +211,9 @@ class StatementLog:
         self.seen = self.file.stat().st_size
 
     def since_mark(self) -> list[str]:
-        written = self.file.read_text(errors="replace")[self.seen :]
+        with self.file.open("rb") as log:
+            log.seek(self.seen)  # a byte offset: the names logged before it are not ASCII
+            written = log.read().decode(errors="replace")
         return re.findall(r"(?:statement|execute [^:]*): (.*)", written)
 
 
@@ -270,6 +272,8 @@ def test_on_postgresql_an_entry_is_one_transaction_of_four_statements(
     for app in migrated_app(postgres.url(name), TESTING=True):
         table = Table(app.test_client())
         table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+        # The form comes from a page drawn outside a transaction, on the same pooled
+        # connection: the entry's BEGIN shows that connection back in a transaction.
         data = table.round_data("bid", (1, 0, 0, 1))
         log.mark()
         response = table.client.post(f"{table.game_url}/rounds/1/bids", data={**data, "trump": ""})
