@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import re
 import threading
+from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -217,15 +218,23 @@ class StatementLog:
         return re.findall(r"(?:statement|execute [^:]*): (.*)", written)
 
 
-def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
+def game_with_statement_log(
     postgres: PostgresServer, migrated_template: str
-) -> None:
-    """No BEGIN, no ROLLBACK: one round trip to the database a poll."""
+) -> Iterator[tuple[Flask, Table, StatementLog]]:
+    """A game started on a fresh PostgreSQL database whose statements are logged."""
     name = postgres.create_database(migrated_template)
     log = StatementLog(postgres, name)
     for app in migrated_app(postgres.url(name), TESTING=True):
         table = Table(app.test_client())
         table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+        yield app, table, log
+
+
+def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
+    postgres: PostgresServer, migrated_template: str
+) -> None:
+    """No BEGIN, no ROLLBACK: one round trip to the database a poll."""
+    for _app, table, log in game_with_statement_log(postgres, migrated_template):
         assert table.client.get(table.game_url).status_code == 200
         log.mark()
         for _poll in range(3):
@@ -240,11 +249,7 @@ def test_on_postgresql_a_round_page_is_drawn_in_four_statements_and_no_transacti
 ) -> None:
     """The game's version; the game with its players in one statement; its rounds; its
     corrections. No BEGIN, no ROLLBACK: each statement is a round trip to the database."""
-    name = postgres.create_database(migrated_template)
-    log = StatementLog(postgres, name)
-    for app in migrated_app(postgres.url(name), TESTING=True):
-        table = Table(app.test_client())
-        table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+    for app, table, log in game_with_statement_log(postgres, migrated_template):
         table.play(1, (1, 0, 0, 1), (1, 0, 0, 0))
         app.extensions["page_cache"].pages.clear()
         log.mark()
@@ -267,11 +272,7 @@ def test_on_postgresql_an_entry_is_one_transaction_of_four_statements(
     postgres: PostgresServer, migrated_template: str
 ) -> None:
     """The game with its players, its rounds, the game's new version, the round written."""
-    name = postgres.create_database(migrated_template)
-    log = StatementLog(postgres, name)
-    for app in migrated_app(postgres.url(name), TESTING=True):
-        table = Table(app.test_client())
-        table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+    for _app, table, log in game_with_statement_log(postgres, migrated_template):
         # The form comes from a page drawn outside a transaction, on the same pooled
         # connection: the entry's BEGIN shows that connection back in a transaction.
         data = table.round_data("bid", (1, 0, 0, 1))
