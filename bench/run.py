@@ -9,11 +9,12 @@ another process. The server runs on one core and the generator (and PostgreSQL) 
 so that they do not take turns on both: the figures are per server core. Every load step runs
 ``--runs`` times, the two deployments taking turns run by run; each figure is the median of
 the runs, with its spread ((highest − lowest) / median). The latencies come from a minute at
-300 tables, in which every scorer enters a round, with the share of the server's core busy
-over it. A number of tables counts as held where, in
-most runs of a ``--seconds`` step, the generator kept 95 % of its schedule, no request failed
-and the round page's p95 stayed under 100 ms. The last lines are one JSON object per
-deployment; ``--twice`` runs the whole benchmark again and compares every figure.
+300 tables, in which every scorer enters a round, with the share of that minute the server
+spent computing (PostgreSQL's work, on the other core, is not counted). A number of tables
+counts as held where, in most runs of a ``--seconds`` step, the generator kept 95 % of its
+schedule, no request failed and the round page's p95 stayed under 100 ms. The last lines are
+one JSON object per deployment; ``--twice`` runs the whole benchmark again and compares every
+figure.
 """
 
 from __future__ import annotations
@@ -483,8 +484,8 @@ def median_and_spread(values: list[float]) -> tuple[float, float]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The processor time a server has used so far, its worker processes' included (gunicorn
-    answers in a child of the process it was started as)."""
+    """The processor time a server has used so far: gunicorn answers in a child of the process
+    it was started as, and a child that ended (a worker restarted) leaves its time to it."""
     total = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -494,8 +495,9 @@ def cpu_seconds(pid: int) -> float:
         except OSError:  # a process that ended meanwhile
             continue
         fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-        if int(entry) == pid or int(fields[1]) == pid:
-            total += int(fields[11]) + int(fields[12])  # utime and stime, in clock ticks
+        parent, (utime, stime, children_utime, children_stime) = fields[1], fields[11:15]
+        if int(entry) == pid or int(parent) == pid:
+            total += int(utime) + int(stime) + int(children_utime) + int(children_stime)
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -512,7 +514,7 @@ def load_step(
             "tables": tables,
         }
     )
-    load["server_busy"] = (cpu_seconds(server.process.pid) - used_before) / (
+    load["server_busy_share"] = (cpu_seconds(server.process.pid) - used_before) / (
         time.perf_counter() - started
     )
     fill_data["scorers"][:tables] = load.pop("scorers")  # the next run goes on from here
@@ -598,7 +600,7 @@ def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dic
         f"{load['page_p95']:7.1f} ms "
         f"over {len(load['pages'])} pages, {len(load['polls'])} polls ({load['kept']:.0%} of the "
         f"schedule), {len(load['posts'])} posts, {load['errors']} errors, server core "
-        f"{load['server_busy']:.0%} busy",
+        f"{load['server_busy_share']:.0%} busy",
         flush=True,
     )
     return load
@@ -649,7 +651,7 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
         "round_page_p95_ms": [percentile(load["pages"], 0.95) for load in at],
         "post_round_p95_ms": [percentile(load["posts"], 0.95) for load in at],
         "poll_p95_ms": [percentile(load["polls"], 0.95) for load in at],
-        "server_busy_share": [load["server_busy"] for load in at],
+        "server_busy_share": [load["server_busy_share"] for load in at],
         "static_rps": [rate["static"] for rate in rates],
         "round_page_rps": [rate["page"] for rate in rates],
         "poll_rps": [rate["poll"] for rate in rates],
@@ -665,7 +667,8 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
     }
     for name, values in figures.items():
         middle, spread = median_and_spread(values)
-        places = 2 if "vs" in name or "share" in name else (1 if name.endswith("_ms") else 0)
+        ratio = "_vs_" in name or name.endswith("_share")
+        places = 2 if ratio else (1 if name.endswith("_ms") else 0)
         result[name] = round(middle, places) if places else round(middle)
         result[f"{name}_spread"] = round(spread, 2)
     result["rescore_max_game_ms"] = round(rescore, 2)
