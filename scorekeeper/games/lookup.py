@@ -24,14 +24,15 @@ from scorekeeper.games.registry import FAMILIES
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
 STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
+WITH_PLAYERS = joinedload(Game.players)
+"""A game's players in the game's own statement (the pages and entries of every family but the
+club's use their names): on PostgreSQL a statement of its own is a round trip of its own."""
 
 
 def get_game_or_404(game_id: str, kind: type[G]) -> G:
     """The game of this id and of this family (its :class:`Game` subclass), or a 404 page."""
-    # Its players in the same statement (the pages and entries of every family but the club's
-    # use their names): on PostgreSQL a statement of its own is a round trip of its own.
-    players = joinedload(Game.players)
-    game = db.session.get(Game, game_id, options=[players]) if GAME_ID.fullmatch(game_id) else None
+    found = GAME_ID.fullmatch(game_id)
+    game = db.session.get(Game, game_id, options=[WITH_PLAYERS]) if found else None
     if not isinstance(game, kind):
         abort(404)
     return game
