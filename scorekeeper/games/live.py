@@ -27,7 +27,11 @@ class LivePace:
     """Seconds between two questions in the first ``quiet_after`` seconds after a change."""
     quiet_every: float = 5.0
     """Seconds between two questions once the game has been quiet that long."""
-    quiet_after: float = 30.0
+    quiet_after: float = 15.0
+    """What follows an entry within seconds is its correction or its undo; the next entry
+    waits for a hand to be dealt and bid, or played. At a table entering a round a minute,
+    asking every 2 s for 15 s rather than 30 s spares a fifth of the polls; the news of an
+    entry made 15 to 30 s after the last comes up to 3 s later."""
 
     def every(self, quiet_for: float) -> float:
         """The wait before the next question, ``quiet_for`` seconds after the last change."""

@@ -190,12 +190,12 @@ def test_pages_follow_the_game_live(game: Table) -> None:
     page = text(game.client.get(game.game_url))
     assert f'data-live="{game.game_url}/version" data-version="3"' in page
     assert f'data-live-pace="{LIVE_PACE.attribute()}"' in page
-    assert LIVE_PACE.attribute() == "2000 5000 30000"
+    assert LIVE_PACE.attribute() == "2000 5000 15000"
 
 
 def test_the_live_pace_slows_once_the_game_is_quiet() -> None:
-    assert LIVE_PACE.every(0) == LIVE_PACE.every(29.9) == 2.0
-    assert LIVE_PACE.every(30) == LIVE_PACE.every(3600) == 5.0
+    assert LIVE_PACE.every(0) == LIVE_PACE.every(14.9) == 2.0
+    assert LIVE_PACE.every(15) == LIVE_PACE.every(3600) == 5.0
 
 
 class StatementLog:
