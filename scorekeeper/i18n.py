@@ -5,8 +5,9 @@ from functools import cache
 from urllib.parse import urlsplit
 
 from babel import localedata
-from flask import Blueprint, Flask, redirect, request
-from flask_babel import get_locale
+from babel.support import NullTranslations
+from flask import Blueprint, Flask, g, redirect, request
+from flask_babel import get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import babel
@@ -72,9 +73,29 @@ def local_timezone() -> str:
     return target.partition("zoneinfo/")[2] or "UTC"
 
 
+def request_catalogue() -> NullTranslations:
+    """The request's catalogue, found once: flask_babel finds it anew for every string, through
+    three context lookups that cost more than the translation, and a page asks for some fifty."""
+    if not g:  # no application context: flask_babel's untranslated strings
+        return get_translations()
+    catalogue: NullTranslations | None = g.get("catalogue")
+    if catalogue is None:
+        catalogue = g.catalogue = get_translations()
+    return catalogue
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", local_timezone())
     babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda string: request_catalogue().ugettext(string),
+        ngettext=lambda singular, plural, n: request_catalogue().ungettext(singular, plural, n),
+        pgettext=lambda context, string: request_catalogue().upgettext(context, string),
+        npgettext=lambda context, singular, plural, n: request_catalogue().unpgettext(
+            context, singular, plural, n
+        ),
+        newstyle=True,
+    )
     app.register_blueprint(bp)
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["current_locale"] = lambda: (
