@@ -74,14 +74,17 @@ def local_timezone() -> str:
 
 
 def request_catalogue() -> NullTranslations:
-    """The request's catalogue, found once: flask_babel finds it anew for every string, through
-    three context lookups that cost more than the translation, and a page asks for some fifty."""
+    """The catalogue of the request's language, found once: flask_babel finds it anew for
+    every string, through context lookups that cost more than the translation, and a page asks
+    for some fifty. It is found again where the language changes (flask_babel's
+    ``force_locale`` or ``refresh``)."""
     if not g:  # no application context: flask_babel's untranslated strings
         return get_translations()
-    catalogue: NullTranslations | None = g.get("catalogue")
-    if catalogue is None:
-        catalogue = g.catalogue = get_translations()
-    return catalogue
+    locale = get_locale()
+    kept: tuple[object, NullTranslations] | None = g.get("catalogue")
+    if kept is None or kept[0] is not locale:
+        kept = g.catalogue = (locale, get_translations())
+    return kept[1]
 
 
 def init_app(app: Flask) -> None:

@@ -13,9 +13,9 @@ from babel import localedata
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask
+from flask import Flask, render_template_string
 from flask.testing import FlaskClient
-from flask_babel import format_datetime, get_locale
+from flask_babel import force_locale, format_datetime, get_locale, refresh
 
 from scorekeeper import errors
 from scorekeeper.i18n import known_locales
@@ -107,6 +107,19 @@ def test_every_browser_language_gives_french_or_english(app: Flask) -> None:
             regional = tag.replace("-", "_")
             if re.fullmatch("(en|fr)_[A-Z]{2}", regional) and regional in known_locales():
                 assert str(locale) == regional  # the region kept where Babel knows it
+
+
+def test_templates_follow_a_language_changed_within_the_request(app: Flask) -> None:
+    """A template's strings come from the request's catalogue, found once a request; a
+    language changed within the request is followed."""
+    dealer = '{{ _("Dealer") }} {{ ngettext("%(num)d card", "%(num)d cards", 2) }}'
+    with app.test_request_context(headers={"Accept-Language": "fr-FR,fr;q=0.9"}):
+        assert render_template_string(dealer) == "Donneur 2 cartes"
+        with force_locale("en"):
+            assert render_template_string(dealer) == "Dealer 2 cards"
+        assert render_template_string(dealer) == "Donneur 2 cartes"
+        refresh()  # the language chosen again, as after a change of the language cookie
+        assert render_template_string(dealer) == "Donneur 2 cartes"
 
 
 ISSUE_HEADERS = [
