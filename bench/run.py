@@ -12,7 +12,8 @@ the runs, with its spread ((highest − lowest) / median). The latencies come fr
 300 tables, in which every scorer enters a round, with the share of that minute the server
 spent computing (PostgreSQL's work, on the other core, is not counted). A number of tables
 counts as held where, in most runs of a ``--seconds`` step, the generator kept 95 % of its
-schedule, no request failed and the round page's p95 stayed under 100 ms. The last lines are
+schedule, no request failed and the round page's p95 stayed under 100 ms; the minutes at 300
+tables count as the step at 300, and the search goes on above or below it. The last lines are
 one JSON object per deployment; ``--twice`` runs the whole benchmark again and compares every
 figure.
 """
@@ -330,11 +331,23 @@ async def tables_load(
 
     meant, waited = [0.0], [0.0]  # the phones' planned and actual time between two polls
 
+    # Each table enters its round at a moment of the minute drawn at random, as tables do,
+    # but in each stretch of the minute as long as the step the same number of them: drawn
+    # over the whole minute, a 15-s step held a quarter more entries at one number of tables
+    # and a sixth fewer at another, the same in every run since the draws are seeded.
+    started_at = time.perf_counter()
+    scorers = fill_data["scorers"][:tables]
+    stretches = max(1, round(POST_EVERY / seconds))
+    first_entry = {
+        id(scorer): started_at + (number % stretches + rng.random()) / stretches * POST_EVERY
+        for number, scorer in enumerate(rng.sample(scorers, len(scorers)))
+    }
+
     async def phone(scorer: dict[str, Any], cookie: str) -> None:
         """A phone on the table, as the page's script: polls at the app's pace, and reloads the
-        page when the game has changed. Its page was drawn at some moment of the last minute."""
+        page when the game has changed, last when its scorer entered the last round."""
         nonlocal errors
-        changed_at = time.perf_counter() - rng.uniform(0, POST_EVERY)
+        changed_at = first_entry[id(scorer)] - POST_EVERY
         wait = LIVE_PACE.every(time.perf_counter() - changed_at) * rng.uniform(0.9, 1.1)
         await pause(rng.uniform(0, wait))
         game_id, seen = scorer["path"].rsplit("/", 1)[1], scorer["version"]
@@ -367,7 +380,7 @@ async def tables_load(
 
     async def scorer_task(scorer: dict[str, Any]) -> None:
         nonlocal errors
-        await pause(rng.uniform(0, POST_EVERY))
+        await pause(first_entry[id(scorer)] - time.perf_counter())
         while time.perf_counter() < end and scorer["next"] <= len(schedule):
             number = scorer["next"]
             cards = schedule[number - 1]
@@ -399,7 +412,6 @@ async def tables_load(
             scorer["next"] += 1
             await pause(POST_EVERY)
 
-    scorers = fill_data["scorers"][:tables]
     tasks = [phone(s, cookie) for s in scorers for cookie in s["phones"]]
     await asyncio.gather(*tasks, *(scorer_task(s) for s in scorers))
     return {
@@ -424,6 +436,7 @@ def load_generator(job: dict[str, Any], answer: Any) -> None:
     and on its own core, so that they do not take turns on one."""
     os.sched_setaffinity(0, LOAD_CORES)
     base, seconds = job["base"], job["seconds"]
+    used, started = time.process_time(), time.perf_counter()
     result: dict[str, Any] = {}
     if job["kind"] == "throughput":
         result = {
@@ -432,6 +445,11 @@ def load_generator(job: dict[str, Any], answer: Any) -> None:
         }
     else:
         result = asyncio.run(tables_load(base, job["fill"], job["tables"], seconds))
+        # A generator short of its core would hold answers it has received: the latencies
+        # would then be partly its own.
+        result["generator_busy_share"] = (time.process_time() - used) / (
+            time.perf_counter() - started
+        )
     answer.send(result)
 
 
@@ -600,7 +618,7 @@ def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dic
         f"{load['page_p95']:7.1f} ms "
         f"over {len(load['pages'])} pages, {len(load['polls'])} polls ({load['kept']:.0%} of the "
         f"schedule), {len(load['posts'])} posts, {load['errors']} errors, server core "
-        f"{load['server_busy_share']:.0%} busy",
+        f"{load['server_busy_share']:.0%} busy, generator {load['generator_busy_share']:.0%}",
         flush=True,
     )
     return load
@@ -624,7 +642,13 @@ def measure_all(
             load = tables_run(bench, latency_tables, max(seconds, LATENCY_SECONDS))
             bench.latency_loads.append(load)
     # The most tables held, searched for each deployment at once: a step is held when most of
-    # its runs hold it.
+    # its runs hold it. The minutes at 300 tables are the step at 300, the longest runs of the
+    # benchmark and the target: the search goes on above it or below it, never again across.
+    for bench in benches:
+        if sum(load["held"] for load in bench.latency_loads) * 2 > runs:
+            bench.sustained, bench.low = latency_tables, latency_tables + 25
+        else:
+            bench.high = latency_tables - 25
     searching = [bench for bench in benches if bench.low <= bench.high]
     while searching:
         steps = {id(bench): (bench.low + bench.high) // 2 for bench in searching}
@@ -652,6 +676,7 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
         "post_round_p95_ms": [percentile(load["posts"], 0.95) for load in at],
         "poll_p95_ms": [percentile(load["polls"], 0.95) for load in at],
         "server_busy_share": [load["server_busy_share"] for load in at],
+        "generator_busy_share": [load["generator_busy_share"] for load in at],
         "static_rps": [rate["static"] for rate in rates],
         "round_page_rps": [rate["page"] for rate in rates],
         "poll_rps": [rate["poll"] for rate in rates],
