@@ -94,7 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(club_bp)
     app.wsgi_app = LivePoll(  # type: ignore[method-assign]
         app.wsgi_app,
-        app.extensions["version_reads"].version,
+        app.extensions["version_reads"].polled_version,
         lambda secure: security.fixed_headers(app, secure),
     )
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):

@@ -20,6 +20,7 @@ from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
+from scorekeeper.games.version_watch import VersionWatch
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
@@ -81,7 +82,26 @@ class VersionReads:
         self.keeps_connections = isinstance(engine.pool, QueuePool)
         self.mine = threading.local()
         self.generation = 0
+        self.watch = VersionWatch(engine) if engine.dialect.name == "postgresql" else None
         event.listen(engine, "engine_disposed", self.renew)
+
+    def polled_version(self, game_id: str, family: str) -> int | None:
+        """The version a live poll is given: on PostgreSQL, what the server process was told
+        (:mod:`scorekeeper.games.version_watch`) where it knows the game, else the database's.
+        A family that keeps versions beyond the game's row always reads the database."""
+        known = FAMILIES.get(family)
+        if self.watch is None or known is None or known.live_version is not None:
+            return self.version(game_id, family)
+        self.watch.start()
+        told = self.watch.version(game_id)
+        if told is not None:
+            version, its_family = told
+            return version if its_family == family else None
+        reading = self.watch.reading()
+        version = self.version(game_id, family)
+        if version is not None and reading is not None:
+            self.watch.read(game_id, version, family, reading)
+        return version
 
     def version(self, game_id: str, family: str) -> int | None:
         """The version of the game of this family; ``None`` if there is no such game."""
@@ -163,6 +183,8 @@ class VersionReads:
         connection is closed now, every other thread's at its next read."""
         self.generation += 1
         self.forget()
+        if self.watch is not None:
+            self.watch.stop()
 
 
 @dataclass(frozen=True)

@@ -233,8 +233,10 @@ def game_with_statement_log(
 def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
     postgres: PostgresServer, migrated_template: str
 ) -> None:
-    """No BEGIN, no ROLLBACK: one round trip to the database a poll."""
-    for _app, table, log in game_with_statement_log(postgres, migrated_template):
+    """No BEGIN, no ROLLBACK: one round trip to the database a poll, where the server process
+    does not know the version already (tests/web/test_version_watch.py)."""
+    for app, table, log in game_with_statement_log(postgres, migrated_template):
+        app.extensions["version_reads"].watch = None
         assert table.client.get(table.game_url).status_code == 200
         log.mark()
         for _poll in range(3):
@@ -268,10 +270,11 @@ def test_on_postgresql_a_round_page_is_drawn_in_four_statements_and_no_transacti
         assert len(log.since_mark()) == 1  # kept: the version alone
 
 
-def test_on_postgresql_an_entry_is_one_transaction_of_four_statements(
+def test_on_postgresql_an_entry_is_one_transaction_of_five_statements(
     postgres: PostgresServer, migrated_template: str
 ) -> None:
-    """The game with its players, its rounds, the game's new version, the round written."""
+    """The game with its players, its rounds, the game's new version and its notice to the
+    other server processes, the round written."""
     for _app, table, log in game_with_statement_log(postgres, migrated_template):
         # The form comes from a page drawn outside a transaction, on the same pooled
         # connection: the entry's BEGIN shows that connection back in a transaction.
@@ -285,9 +288,11 @@ def test_on_postgresql_an_entry_is_one_transaction_of_four_statements(
             "SELECT",
             "SELECT",
             "UPDATE",
+            "SELECT",
             "INSERT",
             "COMMIT",
         ], statements
+        assert statements[4].startswith("SELECT pg_notify")
         assert "player_1.name" in statements[1]
         assert statements[2].startswith("SELECT round.id")
 
@@ -324,8 +329,9 @@ def test_a_server_thread_keeps_one_connection_for_its_polls(game: Table, app: Fl
     """The poll takes no connection from the pool: each server thread keeps its own, and only
     that thread closes it: when it ends, or at its next read after the engine is disposed."""
     poll = f"{game.game_url}/version"
-    assert game.client.get(poll).status_code == 200
     reads = app.extensions["version_reads"]
+    reads.watch = None  # every poll reads the database
+    assert game.client.get(poll).status_code == 200
     mine = reads.connection()
     taken = []
     with app.app_context():

@@ -1,0 +1,260 @@
+"""On PostgreSQL, each server process is told of the games' new versions and answers the live
+poll from memory (scorekeeper.games.version_watch): never older than what it committed itself,
+soon after another process commits, and from the database whenever it can't be sure."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import psycopg
+import pytest
+from flask import Flask
+
+from scorekeeper.extensions import db
+from scorekeeper.games import version_watch
+from scorekeeper.games.lookup import VersionReads
+from scorekeeper.games.models import Game
+from scorekeeper.games.version_watch import VersionWatch
+from tests.conftest import migrated_app
+from tests.postgres import PostgresServer
+from tests.web.table import Table
+from tests.web.test_sharing import StatementLog
+
+
+def soon(condition: Callable[[], object], seconds: float = 10.0) -> None:
+    """Wait for what another thread or process does, failing if it never comes."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "it never came"
+        time.sleep(0.01)
+
+
+def reads_of(app: Flask) -> VersionReads:
+    reads: VersionReads = app.extensions["version_reads"]
+    return reads
+
+
+def listening(app: Flask) -> Callable[[], bool]:
+    def check() -> bool:
+        watch = reads_of(app).watch
+        return watch is not None and watch.listening
+
+    return check
+
+
+@pytest.fixture
+def two_servers(
+    postgres: PostgresServer, migrated_template: str
+) -> Iterator[tuple[Flask, Flask, Table, StatementLog]]:
+    """Two server processes' apps on one PostgreSQL database (each with its own engine and its
+    own watch), a game started through the first, and the database's statement log."""
+    name = postgres.create_database(migrated_template)
+    log = StatementLog(postgres, name)
+    for first in migrated_app(postgres.url(name), TESTING=True):
+        for second in migrated_app(postgres.url(name), TESTING=True):
+            table = Table(first.test_client())
+            table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
+            yield first, second, table, log
+
+
+def version_of(client_app: Flask, game_url: str) -> int:
+    answer = client_app.test_client().get(f"{game_url}/version")
+    assert answer.status_code == 200
+    version: int = answer.json["version"]  # type: ignore[index]
+    return version
+
+
+def test_a_known_game_is_polled_without_asking_the_database(
+    two_servers: tuple[Flask, Flask, Table, StatementLog],
+) -> None:
+    first, _second, table, log = two_servers
+    poll = f"{table.game_url}/version"
+    started = table.client.get(poll).json  # starts the watch
+    soon(listening(first))
+    log.mark()
+    assert table.client.get(poll).json == started  # read once more, and kept
+    for _poll in range(3):
+        assert table.client.get(poll).json == started
+    statements = log.since_mark()
+    assert len(statements) == 1 and statements[0].startswith("SELECT game.version"), statements
+
+
+def test_a_process_polls_at_once_what_it_committed_and_another_soon_after(
+    two_servers: tuple[Flask, Flask, Table, StatementLog],
+) -> None:
+    first, second, table, log = two_servers
+    started = version_of(first, table.game_url)
+    for app in (first, second):
+        version_of(app, table.game_url)
+        soon(listening(app))
+        assert version_of(app, table.game_url) == started
+    table.bids(1, (1, 0, 0, 1))
+    log.mark()
+    assert version_of(first, table.game_url) == started + 1  # it knows what it committed
+    assert log.since_mark() == []
+    watch = reads_of(second).watch
+    assert watch is not None
+    soon(lambda: watch.version(table.game_url.rsplit("/", 1)[1]) == (started + 1, "ascenseur"))
+    assert version_of(second, table.game_url) == started + 1
+    assert log.since_mark() == [], "the other process was told, and asked nothing"
+
+
+def test_an_entry_tells_the_other_processes_within_its_transaction(
+    two_servers: tuple[Flask, Flask, Table, StatementLog],
+) -> None:
+    """The notice goes with the entry's transaction: PostgreSQL delivers it if it commits."""
+    _first, _second, table, log = two_servers
+    log.mark()
+    assert table.bids(1, (1, 0, 0, 1)).status_code == 302
+    statements = log.since_mark()
+    notices = [s for s in statements if "pg_notify" in s]
+    assert len(notices) == 1, statements
+    began = next(n for n, s in enumerate(statements) if s.startswith("BEGIN"))
+    kinds = [s.split()[0] for s in statements[began:]]
+    assert kinds == ["BEGIN", "SELECT", "SELECT", "UPDATE", "SELECT", "INSERT", "COMMIT"]
+    assert statements[began + 4] == notices[0]  # after the version is counted
+
+
+def test_when_the_database_restarts_nothing_is_answered_from_memory_until_told_again(
+    two_servers: tuple[Flask, Flask, Table, StatementLog], postgres: PostgresServer
+) -> None:
+    first, second, table, _log = two_servers
+    game_id = table.game_url.rsplit("/", 1)[1]
+    started = version_of(second, table.game_url)
+    soon(listening(second))
+    version_of(second, table.game_url)
+    watch = reads_of(second).watch
+    assert watch is not None and watch.version(game_id) == (started, "ascenseur")
+    database = first.config["SQLALCHEMY_DATABASE_URI"].rsplit("/", 1)[1]
+    with psycopg.connect(postgres.url("postgres").replace("+psycopg", "")) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+            (database,),
+        )
+    soon(lambda: watch.version(game_id) is None)  # the notices it may have missed
+    # While it listens again, a change made elsewhere is read from the database.
+    with psycopg.connect(first.config["SQLALCHEMY_DATABASE_URI"].replace("+psycopg", "")) as db_:
+        db_.execute("UPDATE game SET version = version + 1 WHERE id = %s", (game_id,))
+    assert version_of(second, table.game_url) == started + 1
+    # The poll that found the database gone let the engine go, and the watch with it: the
+    # next poll starts it again.
+    soon(lambda: version_of(second, table.game_url) and listening(second)())
+    with first.app_context():
+        db.engine.dispose()  # as the first read after a restart does
+    assert table.bids(1, (1, 0, 0, 1)).status_code == 302  # told to the second
+    soon(lambda: watch.version(game_id) == (started + 2, "ascenseur"))
+    assert version_of(second, table.game_url) == started + 2
+
+
+def test_what_it_was_not_told_is_read_again_soon(
+    two_servers: tuple[Flask, Flask, Table, StatementLog], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game removed or changed behind the app's back (prune, psql) is read again once what
+    memory holds is no longer trusted."""
+    first, _second, table, _log = two_servers
+    monkeypatch.setattr(version_watch, "TRUSTED_FOR", 0.3)
+    started = version_of(first, table.game_url)
+    soon(listening(first))
+    assert version_of(first, table.game_url) == started
+    with first.app_context():
+        db.session.execute(db.text("DELETE FROM game"))
+        db.session.commit()
+    soon(lambda: first.test_client().get(f"{table.game_url}/version").status_code == 404, 5)
+
+
+def test_a_poll_at_another_familys_address_is_not_answered_from_memory(
+    two_servers: tuple[Flask, Flask, Table, StatementLog],
+) -> None:
+    first, _second, table, _log = two_servers
+    version_of(first, table.game_url)
+    soon(listening(first))
+    version_of(first, table.game_url)
+    elsewhere = f"{table.game_url}/version".replace("/ascenseur/", "/bridge/")
+    assert first.test_client().get(elsewhere).status_code == 404
+
+
+def test_sqlite_has_no_watch(app: Flask) -> None:
+    is_postgresql = app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
+    assert (reads_of(app).watch is not None) == is_postgresql
+
+
+class Listening:
+    """A watch whose thread is not started: its memory alone, listening or not."""
+
+    def __init__(self) -> None:
+        self.engine = type("Engine", (), {})()
+        self.watch = VersionWatch(self.engine)  # type: ignore[arg-type]
+        self.watch.listening = True
+
+
+def test_a_read_older_than_a_notice_does_not_replace_it() -> None:
+    watch = Listening().watch
+    reading = watch.reading()
+    assert reading is not None
+    watch.told("g", 5, "ascenseur")  # committed while the read was under way
+    watch.read("g", 4, "ascenseur", reading)
+    assert watch.version("g") == (5, "ascenseur")
+    watch.read("g", 6, "ascenseur", reading)
+    assert watch.version("g") == (6, "ascenseur")
+    watch.told("g", 6, "ascenseur")
+    watch.told("g", 5, "ascenseur")  # a notice that came late
+    assert watch.version("g") == (6, "ascenseur")
+
+
+def test_a_read_begun_before_listening_began_again_is_not_kept() -> None:
+    watch = Listening().watch
+    reading = watch.reading()
+    assert reading is not None
+    watch.forget_all()  # the connection was lost: notices may have been missed
+    watch.read("g", 4, "ascenseur", reading)
+    assert watch.version("g") is None
+    assert watch.reading() is None  # nothing listens: nothing read is kept
+    watch.told("g", 4, "ascenseur")
+    assert watch.version("g") is None
+
+
+def test_a_version_is_trusted_for_a_while_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    watch = Listening().watch
+    now = [1000.0]
+    monkeypatch.setattr(version_watch, "monotonic", lambda: now[0])
+    watch.told("g", 4, "ascenseur")
+    now[0] += version_watch.TRUSTED_FOR - 0.1
+    assert watch.version("g") == (4, "ascenseur")
+    now[0] += 0.2
+    assert watch.version("g") is None
+
+
+def test_a_game_removed_by_the_app_is_forgotten_by_every_process(
+    two_servers: tuple[Flask, Flask, Table, StatementLog],
+) -> None:
+    first, second, table, _log = two_servers
+    game_id = table.game_url.rsplit("/", 1)[1]
+    started = version_of(second, table.game_url)
+    soon(listening(second))
+    version_of(second, table.game_url)
+    watch = reads_of(second).watch
+    assert watch is not None and watch.version(game_id) == (started, "ascenseur")
+    with first.app_context():
+        db.session.delete(db.session.get(Game, game_id))
+        db.session.commit()
+    soon(lambda: watch.version(game_id) is None)
+    assert second.test_client().get(f"{table.game_url}/version").status_code == 404
+
+
+def test_past_so_many_games_those_no_longer_trusted_are_let_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    watch = Listening().watch
+    now = [1000.0]
+    monkeypatch.setattr(version_watch, "monotonic", lambda: now[0])
+    monkeypatch.setattr(version_watch, "KEPT_AT_MOST", 4)
+    for number in range(3):
+        watch.told(f"old{number}", 1, "ascenseur")
+    now[0] += version_watch.TRUSTED_FOR + 1
+    watch.told("new0", 1, "ascenseur")
+    assert set(watch.known) == {"old0", "old1", "old2", "new0"}
+    reading = watch.reading()
+    assert reading is not None
+    watch.read("new1", 1, "ascenseur", reading)
+    assert set(watch.known) == {"new0", "new1"}
