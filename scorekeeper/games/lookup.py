@@ -20,7 +20,7 @@ from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
-from scorekeeper.games.version_watch import VersionWatch
+from scorekeeper.games.version_watch import VersionWatch, answered_from_memory
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
@@ -89,18 +89,17 @@ class VersionReads:
         """The version a live poll is given: on PostgreSQL, what the server process was told
         (:mod:`scorekeeper.games.version_watch`) where it knows the game, else the database's.
         A family that keeps versions beyond the game's row always reads the database."""
-        known = FAMILIES.get(family)
-        if self.watch is None or known is None or known.live_version is not None:
+        if self.watch is None or not answered_from_memory(family):
             return self.version(game_id, family)
         self.watch.start()
         told = self.watch.version(game_id)
         if told is not None:
             version, its_family = told
             return version if its_family == family else None
-        reading = self.watch.reading()
+        token = self.watch.read_token()
         version = self.version(game_id, family)
-        if version is not None and reading is not None:
-            self.watch.read(game_id, version, family, reading)
+        if version is not None and token is not None:
+            self.watch.keep_read(game_id, version, family, token)
         return version
 
     def version(self, game_id: str, family: str) -> int | None:

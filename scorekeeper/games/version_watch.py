@@ -12,11 +12,13 @@ Under load a round trip costs a server thread more than the query: the thread gi
 interpreter while it waits, and waits again for another thread to hand it back. The poll is
 most of the requests, so on PostgreSQL that waiting was most of the time its threads held.
 
-What memory answers is never trusted for long (``TRUSTED_FOR``), and not at all while the
-listening connection is down: a change the watch could not be told of (a game removed by
-``scorekeeper prune``, a notice lost while the database restarted) is read again soon. The
-round pages and the forms read the database itself: a page kept under a version must be the
-page of that version, in whichever process the phone's request lands.
+What memory answers is never trusted for long (``TRUSTED_FOR``), and not at all unless the
+channel is known to work: the thread sends itself a notice every few seconds, and until it
+comes back, nothing is answered from memory (a connection lost, or half-open after a network
+fault, or a pooler in front of PostgreSQL that does not pass notices on). A change the watch
+can't be told of (a game removed by ``scorekeeper prune``, a row changed with psql) is read
+again soon. The round pages and the forms read the database itself: a page kept under a
+version must be the page of that version, in whichever process the phone's request lands.
 """
 
 from __future__ import annotations
@@ -29,29 +31,43 @@ from time import monotonic
 from typing import Any
 
 from sqlalchemy import Connection, Engine, event
-from sqlalchemy.orm import Mapper, Session, object_session
+from sqlalchemy.orm import Mapper, Session, SessionTransaction, object_session
 
 from scorekeeper.games.models import Game
+from scorekeeper.games.registry import FAMILIES
 
 CHANNEL = "game_version"
 TRUSTED_FOR = 30.0
 """Seconds a version is answered from memory before the database is asked again."""
+HEARTBEAT = 5.0
+"""Seconds between two notices the thread sends itself; memory is trusted only while the
+last came back less than two heartbeats ago."""
+WAIT = 1.0
+"""Seconds the thread waits for notices at a time: how soon it sees that it must stop."""
 RETRY_AFTER = 1.0
-"""Seconds between two attempts to listen again after the connection was lost."""
+"""Seconds before listening again after the connection was lost."""
 KEPT_AT_MOST = 20_000
 """Past this many games known, those no longer trusted are let go."""
+GONE = "gone"
+"""The version a notice gives for a game removed."""
+PING = "ping"
 WATCHES: weakref.WeakKeyDictionary[Engine, VersionWatch] = weakref.WeakKeyDictionary()
+
+
+class NoticesLost(Exception):
+    """The thread's own notice did not come back in time."""
 
 
 class VersionWatch:
     """One server process's memory of the games' versions, kept by what PostgreSQL tells it."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+        self.engine = weakref.ref(engine)  # the engine's watch must not keep it alive
         self.lock = threading.Lock()
         self.known: dict[str, tuple[int, str, float]] = {}  # id: version, family, when learnt
-        self.listening = False
+        self.trusted_until = 0.0  # two heartbeats after the thread's own notice came back
         self.generation = 0  # counts the times listening began or ended
+        self.pruned_at = 0.0
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
         self.pid = 0
@@ -65,7 +81,7 @@ class VersionWatch:
             if self.pid == os.getpid() and self.thread is not None and self.thread.is_alive():
                 return
             self.pid = os.getpid()
-            self.listening, self.known = False, {}
+            self.trusted_until, self.known = 0.0, {}
             self.stopping = threading.Event()
             self.thread = threading.Thread(
                 target=self.listen, args=(self.stopping,), name="version-watch", daemon=True
@@ -73,27 +89,32 @@ class VersionWatch:
             self.thread.start()
 
     def stop(self) -> None:
-        """Stop listening (the engine is disposed); the next poll starts again."""
+        """Stop listening (the engine is disposed). The thread ends within ``WAIT`` seconds;
+        the first poll after that starts another."""
         self.stopping.set()
         self.forget_all()
+
+    @property
+    def trusted(self) -> bool:
+        return monotonic() < self.trusted_until
 
     def version(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and family, if known and trusted still."""
         entry = self.known.get(game_id)
-        if entry is None or not self.listening or monotonic() - entry[2] > TRUSTED_FOR:
+        if entry is None or not self.trusted or monotonic() - entry[2] > TRUSTED_FOR:
             return None
         return entry[0], entry[1]
 
-    def reading(self) -> int | None:
-        """Before a read of the database: what :meth:`read` must be given, ``None`` where what
-        is read can't be kept (nothing listens, so a change meanwhile would go unseen)."""
-        return self.generation if self.listening else None
+    def read_token(self) -> int | None:
+        """Before a read of the database: what :meth:`keep_read` must be given, ``None`` where
+        what is read can't be kept (a change meanwhile might go unseen)."""
+        return self.generation if self.trusted else None
 
-    def read(self, game_id: str, version: int, family: str, reading: int) -> None:
+    def keep_read(self, game_id: str, version: int, family: str, token: int) -> None:
         """Keep a version read from the database, unless listening stopped or began again
         since the read began, or a newer version was told meanwhile."""
         with self.lock:
-            if reading != self.generation or not self.listening:
+            if token != self.generation or not self.trusted:
                 return
             entry = self.known.get(game_id)
             if entry is None or entry[0] <= version:
@@ -106,13 +127,14 @@ class VersionWatch:
             entry = self.known.get(game_id)
             if version is None:
                 self.known.pop(game_id, None)
-            elif self.listening and (entry is None or entry[0] < version):
+            elif entry is None or entry[0] < version:
                 self.keep(game_id, version, family)
 
     def keep(self, game_id: str, version: int, family: str) -> None:
         now = monotonic()
         self.known[game_id] = (version, family, now)
-        if len(self.known) > KEPT_AT_MOST:
+        if len(self.known) > KEPT_AT_MOST and now - self.pruned_at > TRUSTED_FOR:
+            self.pruned_at = now
             self.known = {
                 known_id: known
                 for known_id, known in self.known.items()
@@ -121,26 +143,20 @@ class VersionWatch:
 
     def forget_all(self) -> None:
         with self.lock:
-            self.listening, self.known = False, {}
+            self.trusted_until, self.known = 0.0, {}
             self.generation += 1
 
     def listen(self, stopping: threading.Event) -> None:
         """The watch's thread: listen, note what comes, and listen again if the connection
         is lost, until stopped."""
-        while not stopping.is_set():
+        while not stopping.is_set() and (engine := self.engine()) is not None:
             connection = None
             try:
-                pooled = self.engine.raw_connection()
+                pooled = engine.raw_connection()
                 pooled.detach()  # the thread's own for as long as it listens
                 connection = pooled.dbapi_connection
-                self.engine.dialect.set_isolation_level(connection, "AUTOCOMMIT")
-                connection.execute(f"LISTEN {CHANNEL}")
-                with self.lock:
-                    self.generation += 1
-                    self.listening = not stopping.is_set()
-                while not stopping.is_set():
-                    for notice in connection.notifies(timeout=RETRY_AFTER):
-                        self.heard(notice.payload)
+                del engine
+                self.keep_listening(connection, stopping)
             except Exception:  # the database went away: what it might have said is lost
                 pass
             finally:
@@ -150,12 +166,41 @@ class VersionWatch:
                         connection.close()
             stopping.wait(RETRY_AFTER)
 
+    def keep_listening(self, connection: Any, stopping: threading.Event) -> None:
+        connection.rollback()  # whatever setting the connection up left open
+        connection.autocommit = True
+        connection.execute(f"LISTEN {CHANNEL}")
+        with self.lock:
+            # From here on every change is told: what was noted before, this process's own
+            # commits while nothing listened, may since have been overtaken unseen.
+            self.generation += 1
+            self.known = {}
+        mine = f"{PING} {os.getpid()} {threading.get_ident()}"
+        sent_at, came_back = 0.0, True
+        while not stopping.is_set():
+            if monotonic() - sent_at >= HEARTBEAT:
+                if not came_back:
+                    raise NoticesLost
+                connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, mine))
+                sent_at, came_back = monotonic(), False
+            for notice in connection.notifies(timeout=WAIT):
+                if notice.payload == mine:
+                    came_back = True
+                    with self.lock:
+                        if not stopping.is_set():
+                            self.trusted_until = monotonic() + 2 * HEARTBEAT
+                elif not notice.payload.startswith(PING):
+                    self.heard(notice.payload)
+
     def heard(self, payload: str) -> None:
         game_id, version, family = payload.split(" ", 2)
         self.told(game_id, None if version == GONE else int(version), family)
 
 
-GONE = "gone"
+def answered_from_memory(family: str) -> bool:
+    """A family whose live version is the game row's own (the club's is not)."""
+    known = FAMILIES.get(family)
+    return known is not None and known.live_version is None
 
 
 @event.listens_for(Game, "after_update", propagate=True)
@@ -171,7 +216,7 @@ def announce_removal(_mapper: Mapper[Any], connection: Connection, game: Game) -
 
 def announce(connection: Connection, game: Game, version: int | None) -> None:
     watch = WATCHES.get(connection.engine)
-    if watch is None:
+    if watch is None or not answered_from_memory(game.family):
         return
     payload = f"{game.id} {GONE if version is None else version} {game.family}"
     connection.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
@@ -187,6 +232,8 @@ def tell_this_process(session: Session) -> None:
         watch.told(game_id, version, family)
 
 
-@event.listens_for(Session, "after_rollback")
-def nothing_to_tell(session: Session) -> None:
-    session.info.pop("versions_told", None)
+@event.listens_for(Session, "after_transaction_end")
+def nothing_more_to_tell(session: Session, transaction: SessionTransaction) -> None:
+    """What a transaction rolled back or closed without committing wrote is never told."""
+    if transaction.parent is None:
+        session.info.pop("versions_told", None)

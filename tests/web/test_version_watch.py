@@ -38,7 +38,7 @@ def reads_of(app: Flask) -> VersionReads:
 def listening(app: Flask) -> Callable[[], bool]:
     def check() -> bool:
         watch = reads_of(app).watch
-        return watch is not None and watch.listening
+        return watch is not None and watch.trusted
 
     return check
 
@@ -81,7 +81,7 @@ def test_a_known_game_is_polled_without_asking_the_database(
 
 
 def test_a_process_polls_at_once_what_it_committed_and_another_soon_after(
-    two_servers: tuple[Flask, Flask, Table, StatementLog],
+    two_servers: tuple[Flask, Flask, Table, StatementLog], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first, second, table, log = two_servers
     started = version_of(first, table.game_url)
@@ -89,6 +89,9 @@ def test_a_process_polls_at_once_what_it_committed_and_another_soon_after(
         version_of(app, table.game_url)
         soon(listening(app))
         assert version_of(app, table.game_url) == started
+    # The first process's own notice would come back to it too, a moment later: not heeded
+    # here, what it polls at once is what its commit told it.
+    monkeypatch.setattr(reads_of(first).watch, "heard", lambda _payload: None)
     table.bids(1, (1, 0, 0, 1))
     log.mark()
     assert version_of(first, table.game_url) == started + 1  # it knows what it committed
@@ -185,17 +188,17 @@ class Listening:
     def __init__(self) -> None:
         self.engine = type("Engine", (), {})()
         self.watch = VersionWatch(self.engine)  # type: ignore[arg-type]
-        self.watch.listening = True
+        self.watch.trusted_until = float("inf")
 
 
 def test_a_read_older_than_a_notice_does_not_replace_it() -> None:
     watch = Listening().watch
-    reading = watch.reading()
-    assert reading is not None
+    token = watch.read_token()
+    assert token is not None
     watch.told("g", 5, "ascenseur")  # committed while the read was under way
-    watch.read("g", 4, "ascenseur", reading)
+    watch.keep_read("g", 4, "ascenseur", token)
     assert watch.version("g") == (5, "ascenseur")
-    watch.read("g", 6, "ascenseur", reading)
+    watch.keep_read("g", 6, "ascenseur", token)
     assert watch.version("g") == (6, "ascenseur")
     watch.told("g", 6, "ascenseur")
     watch.told("g", 5, "ascenseur")  # a notice that came late
@@ -204,12 +207,12 @@ def test_a_read_older_than_a_notice_does_not_replace_it() -> None:
 
 def test_a_read_begun_before_listening_began_again_is_not_kept() -> None:
     watch = Listening().watch
-    reading = watch.reading()
-    assert reading is not None
+    token = watch.read_token()
+    assert token is not None
     watch.forget_all()  # the connection was lost: notices may have been missed
-    watch.read("g", 4, "ascenseur", reading)
+    watch.keep_read("g", 4, "ascenseur", token)
     assert watch.version("g") is None
-    assert watch.reading() is None  # nothing listens: nothing read is kept
+    assert watch.read_token() is None  # nothing listens: nothing read is kept
     watch.told("g", 4, "ascenseur")
     assert watch.version("g") is None
 
@@ -254,7 +257,46 @@ def test_past_so_many_games_those_no_longer_trusted_are_let_go(
     now[0] += version_watch.TRUSTED_FOR + 1
     watch.told("new0", 1, "ascenseur")
     assert set(watch.known) == {"old0", "old1", "old2", "new0"}
-    reading = watch.reading()
-    assert reading is not None
-    watch.read("new1", 1, "ascenseur", reading)
+    token = watch.read_token()
+    assert token is not None
+    watch.keep_read("new1", 1, "ascenseur", token)
     assert set(watch.known) == {"new0", "new1"}
+
+
+def test_memory_is_trusted_only_while_the_watchs_own_notice_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    watch = Listening().watch
+    now = [1000.0]
+    monkeypatch.setattr(version_watch, "monotonic", lambda: now[0])
+    watch.trusted_until = now[0] + 2 * version_watch.HEARTBEAT
+    watch.told("g", 4, "ascenseur")
+    assert watch.version("g") == (4, "ascenseur")
+    now[0] += 2 * version_watch.HEARTBEAT + 0.1  # the last notice came back too long ago
+    assert watch.version("g") is None and watch.read_token() is None
+
+
+def test_the_listening_connection_closes_when_the_engine_is_let_go(
+    two_servers: tuple[Flask, Flask, Table, StatementLog], postgres: PostgresServer
+) -> None:
+    first, second, table, _log = two_servers
+    database = first.config["SQLALCHEMY_DATABASE_URI"].rsplit("/", 1)[1]
+
+    def listeners() -> int:
+        with psycopg.connect(postgres.url("postgres").replace("+psycopg", "")) as admin:
+            return len(
+                admin.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s"
+                    " AND (query LIKE 'LISTEN%%' OR query LIKE 'SELECT pg_notify%%')",
+                    (database,),
+                ).fetchall()
+            )
+
+    for app in (first, second):
+        version_of(app, table.game_url)
+        soon(listening(app))
+    soon(lambda: listeners() == 2)
+    for app in (first, second):
+        with app.app_context():
+            db.engine.dispose()
+    soon(lambda: listeners() == 0)
