@@ -43,6 +43,17 @@ def listening(app: Flask) -> Callable[[], bool]:
     return check
 
 
+def knowing(app: Flask, table: Table) -> tuple[VersionWatch, int]:
+    """The app's watch once it answers the table's game from memory, and the game's version."""
+    started = version_of(app, table.game_url)
+    soon(listening(app))
+    version_of(app, table.game_url)  # read once more, now kept
+    watch = reads_of(app).watch
+    game_id = table.game_url.rsplit("/", 1)[1]
+    assert watch is not None and watch.version(game_id) == (started, "ascenseur")
+    return watch, started
+
+
 @pytest.fixture
 def two_servers(
     postgres: PostgresServer, migrated_template: str
@@ -124,11 +135,7 @@ def test_when_the_database_restarts_nothing_is_answered_from_memory_until_told_a
 ) -> None:
     first, second, table, _log = two_servers
     game_id = table.game_url.rsplit("/", 1)[1]
-    started = version_of(second, table.game_url)
-    soon(listening(second))
-    version_of(second, table.game_url)
-    watch = reads_of(second).watch
-    assert watch is not None and watch.version(game_id) == (started, "ascenseur")
+    watch, started = knowing(second, table)
     database = first.config["SQLALCHEMY_DATABASE_URI"].rsplit("/", 1)[1]
     with psycopg.connect(postgres.url("postgres").replace("+psycopg", "")) as admin:
         admin.execute(
@@ -233,11 +240,7 @@ def test_a_game_removed_by_the_app_is_forgotten_by_every_process(
 ) -> None:
     first, second, table, _log = two_servers
     game_id = table.game_url.rsplit("/", 1)[1]
-    started = version_of(second, table.game_url)
-    soon(listening(second))
-    version_of(second, table.game_url)
-    watch = reads_of(second).watch
-    assert watch is not None and watch.version(game_id) == (started, "ascenseur")
+    watch, _started = knowing(second, table)
     with first.app_context():
         db.session.delete(db.session.get(Game, game_id))
         db.session.commit()
