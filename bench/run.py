@@ -8,9 +8,10 @@ every commit). Each is filled with games at every stage and driven from a load g
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
 ``--runs`` times, the two deployments taking turns run by run; each figure is the median of
-the runs, with its spread ((highest − lowest) / median). The latencies come from a minute at
-300 tables, in which every scorer enters a round, with the share of that minute the server
-spent computing (PostgreSQL's work, on the other core, is not counted). A number of tables
+the runs, with its spread ((highest − lowest) / median). The flat-out rates of the static
+file, the round page and the poll take turns second by second. The latencies come from a
+minute at 300 tables, in which every scorer enters a round, with the share of that minute the
+server spent computing (PostgreSQL's work, on the other core, is not counted). A number of tables
 counts as held where, in most runs of a ``--seconds`` step, the generator kept 95 % of its
 schedule, no request failed and the round page's p95 stayed under 100 ms; the minutes at 300
 tables count as the step at 300, and the search goes on above or below it. The last lines are
@@ -290,25 +291,40 @@ class Pool:
             self.free.put_nowait(connection)
 
 
+RATE_SLICE = 1.0
+"""The flat-out rates take turns a second at a time (the static file, the page, the poll, and
+round again), so that a host that speeds up or slows down during a run weighs on the three
+alike, and on the ratios between them not at all."""
+
+
+async def flat_out(pool: Pool, path: str, headers: dict[str, str], end: float) -> int:
+    """One client asking again as soon as it is answered, until ``end``: how many answers."""
+    answered = 0
+    while time.perf_counter() < end:
+        status, _ms = await pool.timed("GET", path, headers)
+        if status in (200, 304):
+            answered += 1
+    return answered
+
+
 async def throughput(
-    base: str, path: str, headers: dict[str, str], seconds: float, clients: int
-) -> float:
-    """Requests per second with ``clients`` requests always in flight."""
+    base: str, targets: dict[str, tuple[str, dict[str, str]]], seconds: float, clients: int
+) -> dict[str, float]:
+    """Requests per second for each target with ``clients`` requests always in flight, over
+    ``seconds`` each, the targets taking turns."""
     parts = urllib.parse.urlsplit(base)
     pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, clients)
-    done = 0
-    end = time.perf_counter() + seconds
-
-    async def client() -> None:
-        nonlocal done
-        while time.perf_counter() < end:
-            status, _ms = await pool.timed("GET", path, headers)
-            if status in (200, 304):
-                done += 1
-
-    started = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(clients)))
-    return done / (time.perf_counter() - started)
+    done = dict.fromkeys(targets, 0)
+    spent = dict.fromkeys(targets, 0.0)
+    turns = max(1, round(seconds / RATE_SLICE))
+    for _turn in range(turns):
+        for name, (path, headers) in targets.items():
+            started = time.perf_counter()
+            end = started + seconds / turns
+            clients_done = [flat_out(pool, path, headers, end) for _ in range(clients)]
+            done[name] += sum(await asyncio.gather(*clients_done))
+            spent[name] += time.perf_counter() - started
+    return {name: done[name] / spent[name] for name in targets}
 
 
 async def tables_load(
@@ -439,10 +455,7 @@ def load_generator(job: dict[str, Any], answer: Any) -> None:
     used, started = time.process_time(), time.perf_counter()
     result: dict[str, Any] = {}
     if job["kind"] == "throughput":
-        result = {
-            name: asyncio.run(throughput(base, path, headers, seconds, 16))
-            for name, (path, headers) in job["targets"].items()
-        }
+        result = asyncio.run(throughput(base, job["targets"], seconds, 16))
     else:
         result = asyncio.run(tables_load(base, job["fill"], job["tables"], seconds))
         # A generator short of its core would hold answers it has received: the latencies
