@@ -1,12 +1,14 @@
 """What PostgreSQL tells each server process of the games' new versions, so that the live poll
 is answered from memory rather than by a round trip to the database.
 
-Every change to a game rewrites its row, whose version the ORM counts; the transaction that
-writes it also sends the new version on a channel (``NOTIFY``), which PostgreSQL delivers to
-every listening process when, and only if, the transaction commits. Each server process
-listens on a connection of its own, in a thread of its own, and keeps the versions it was told
-or read. A poll whose game is known is answered from there; any other reads the database,
-and the version read is kept unless the game changed meanwhile.
+Every change to a game rewrites its row, whose version the ORM counts. A trigger on the game
+table (migration ``f2a6c1d8e9b3``) sends the row's new version on a channel (``NOTIFY``) from
+within the transaction that writes it, which PostgreSQL delivers to every listening process
+when, and only if, that transaction commits: the app's entries, ``scorekeeper prune``'s
+deletes and a row changed with psql alike, at no round trip more for the entry. Each server
+process listens on a connection of its own, in a thread of its own, and keeps the versions it
+was told or read. A poll whose game is known is answered from there; any other reads the
+database, and the version read is kept unless the game changed meanwhile.
 
 Under load a round trip costs a server thread more than the query: the thread gives up the
 interpreter while it waits, and waits again for another thread to hand it back. The poll is
@@ -16,10 +18,9 @@ on polls waiting for PostgreSQL's answer.
 What memory answers is never trusted for long (``TRUSTED_FOR``), and not at all unless the
 channel is known to work: the thread sends itself a notice every few seconds, and until it
 comes back, nothing is answered from memory (a connection lost, or half-open after a network
-fault, or a pooler in front of PostgreSQL that does not pass notices on). A change the watch
-can't be told of (a game removed by ``scorekeeper prune``, a row changed with psql) is read
-again soon. The round pages and the forms read the database itself: a page kept under a
-version must be the page of that version, in whichever process the phone's request lands.
+fault, or a pooler in front of PostgreSQL that does not pass notices on). The round pages and
+the forms read the database itself: a page kept under a version must be the page of that
+version, in whichever process the phone's request lands.
 """
 
 from __future__ import annotations
@@ -195,7 +196,8 @@ class VersionWatch:
 
     def heard(self, payload: str) -> None:
         game_id, version, family = payload.split(" ", 2)
-        self.told(game_id, None if version == GONE else int(version), family)
+        if answered_from_memory(family):
+            self.told(game_id, None if version == GONE else int(version), family)
 
 
 def answered_from_memory(family: str) -> bool:
@@ -205,22 +207,21 @@ def answered_from_memory(family: str) -> bool:
 
 
 @event.listens_for(Game, "after_update", propagate=True)
-def announce_change(_mapper: Mapper[Any], connection: Connection, game: Game) -> None:
-    """The game's row was rewritten with a new version: tell every process, if it commits."""
-    announce(connection, game, game.version)
+def note_change(_mapper: Mapper[Any], connection: Connection, game: Game) -> None:
+    """The game's row was rewritten with a new version: the database's trigger tells every
+    process when it commits; this one is told at once (:func:`tell_this_process`)."""
+    note(connection, game, game.version)
 
 
 @event.listens_for(Game, "after_delete", propagate=True)
-def announce_removal(_mapper: Mapper[Any], connection: Connection, game: Game) -> None:
-    announce(connection, game, None)
+def note_removal(_mapper: Mapper[Any], connection: Connection, game: Game) -> None:
+    note(connection, game, None)
 
 
-def announce(connection: Connection, game: Game, version: int | None) -> None:
+def note(connection: Connection, game: Game, version: int | None) -> None:
     watch = WATCHES.get(connection.engine)
     if watch is None or not answered_from_memory(game.family):
         return
-    payload = f"{game.id} {GONE if version is None else version} {game.family}"
-    connection.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
     session = object_session(game)
     if session is not None:
         session.info.setdefault("versions_told", []).append((watch, game.id, version, game.family))

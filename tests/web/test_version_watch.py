@@ -114,20 +114,28 @@ def test_a_process_polls_at_once_what_it_committed_and_another_soon_after(
     assert log.since_mark() == [], "the other process was told, and asked nothing"
 
 
-def test_an_entry_tells_the_other_processes_within_its_transaction(
+def test_every_change_to_a_game_is_told_if_and_when_it_commits(
     two_servers: tuple[Flask, Flask, Table, StatementLog],
 ) -> None:
-    """The notice goes with the entry's transaction: PostgreSQL delivers it if it commits."""
-    _first, _second, table, log = two_servers
-    log.mark()
-    assert table.bids(1, (1, 0, 0, 1)).status_code == 302
-    statements = log.since_mark()
-    notices = [s for s in statements if "pg_notify" in s]
-    assert len(notices) == 1, statements
-    began = next(n for n, s in enumerate(statements) if s.startswith("BEGIN"))
-    kinds = [s.split()[0] for s in statements[began:]]
-    assert kinds == ["BEGIN", "SELECT", "SELECT", "UPDATE", "SELECT", "INSERT", "COMMIT"]
-    assert statements[began + 4] == notices[0]  # after the version is counted
+    """The database's trigger sends the notice from within the transaction that changes the
+    row, the app's or any other (psql, prune): delivered on commit, never on rollback."""
+    first, second, table, _log = two_servers
+    game_id = table.game_url.rsplit("/", 1)[1]
+    watch, started = knowing(second, table)
+    url = first.config["SQLALCHEMY_DATABASE_URI"].replace("+psycopg", "")
+    with psycopg.connect(url) as elsewhere:
+        elsewhere.execute("UPDATE game SET version = version + 5 WHERE id = %s", (game_id,))
+        elsewhere.rollback()
+        elsewhere.execute("UPDATE game SET version = version + 1 WHERE id = %s", (game_id,))
+        elsewhere.commit()
+        # The rolled back version, higher, would have been kept over the committed one.
+        soon(lambda: watch.version(game_id) == (started + 1, "ascenseur"))
+        assert table.bids(1, (1, 0, 0, 1)).status_code == 302
+        soon(lambda: watch.version(game_id) == (started + 2, "ascenseur"))
+        elsewhere.execute("DELETE FROM game WHERE id = %s", (game_id,))
+        elsewhere.commit()
+    soon(lambda: watch.version(game_id) is None)
+    assert second.test_client().get(f"{table.game_url}/version").status_code == 404
 
 
 def test_when_the_database_restarts_nothing_is_answered_from_memory_until_told_again(
@@ -160,13 +168,14 @@ def test_when_the_database_restarts_nothing_is_answered_from_memory_until_told_a
 def test_what_it_was_not_told_is_read_again_soon(
     two_servers: tuple[Flask, Flask, Table, StatementLog], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A game removed or changed behind the app's back (prune, psql) is read again once what
-    memory holds is no longer trusted."""
+    """A change whose notice was lost is read again once what memory holds is no longer
+    trusted."""
     first, _second, table, _log = two_servers
     monkeypatch.setattr(version_watch, "TRUSTED_FOR", 0.3)
     started = version_of(first, table.game_url)
     soon(listening(first))
     assert version_of(first, table.game_url) == started
+    monkeypatch.setattr(reads_of(first).watch, "heard", lambda _payload: None)
     with first.app_context():
         db.session.execute(db.text("DELETE FROM game"))
         db.session.commit()
@@ -210,6 +219,17 @@ def test_a_read_older_than_a_notice_does_not_replace_it() -> None:
     watch.told("g", 6, "ascenseur")
     watch.told("g", 5, "ascenseur")  # a notice that came late
     assert watch.version("g") == (6, "ascenseur")
+
+
+def test_only_the_families_whose_poll_memory_answers_are_kept() -> None:
+    """The club's live version spans its tables' rows: its game row's notice is not kept."""
+    watch = Listening().watch
+    watch.heard("g 4 ascenseur")
+    watch.heard("h 7 club")
+    assert watch.version("g") == (4, "ascenseur")
+    assert watch.version("h") is None and "h" not in watch.known
+    watch.heard("g gone ascenseur")
+    assert watch.version("g") is None
 
 
 def test_a_read_begun_before_listening_began_again_is_not_kept() -> None:
