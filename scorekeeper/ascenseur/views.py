@@ -28,6 +28,7 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.page_cache import drawing_for_both_roles
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.rules import ascenseur as rules
@@ -154,7 +155,9 @@ def render_play(
     pending = pending_round(game)
     kind = "tricks" if pending else "bids"
     scorer = is_scorer(game.id)
-    if form is None and plan is not None and scorer:
+    both_roles = drawing_for_both_roles()
+    sees_forms = scorer or both_roles
+    if form is None and plan is not None and sees_forms:
         data: dict[str, Any] = {"version": game.version}
         again = request.args.get("again", "").split("/")
         if len(again) == len(game.players) and all(re.fullmatch("[0-9]{1,3}", v) for v in again):
@@ -180,10 +183,11 @@ def render_play(
         pending=pending,
         kind=kind,
         form=form,
-        undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
+        undo_form=ConfirmForm(data={"version": game.version}) if sees_forms else None,
         scorer=scorer,
+        both_roles=both_roles,
         here=url_for(".play", game_id=game.id),
-        links=share_links(game) if scorer else None,
+        links=share_links(game) if sees_forms else None,
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
         house_rules=house_rule_texts(variant, rules.PRESETS[game.preset]),
@@ -205,7 +209,7 @@ def play(game_id: str) -> Response | str:
 
     if request.args:  # numbers handed back by "take back": this page is drawn for them alone
         return draw()
-    return kept_game_page(FAMILY, game_id, draw)
+    return kept_game_page(FAMILY, game_id, draw, for_both_roles=True)
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

@@ -9,10 +9,16 @@ A page is kept under what it shows (game, version, scorer or viewer, language, t
 without what differs from browser to browser: the session's form token and the address the
 share links start with are marked in it, and filled in on the way out. The cache is bounded by
 the bytes it holds.
+
+A family's page may be drawn once for its scorer and those looking on alike: the parts only
+one of them sees are marked (``templates/games/_roles.html``), and each copy is the drawing
+with the other's parts cut out. After an entry the scorer's phone draws the page, and the
+other phones at the table find theirs kept: the page is drawn once per change, not twice.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
@@ -21,6 +27,7 @@ from dataclasses import dataclass
 
 from flask import Flask, current_app, g, session
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.compression import accepts_gzip, deflate_part, gzip_spliced
@@ -29,6 +36,15 @@ CSRF_MARK = "\x00csrf-token\x00"
 SHARE_MARK = "\x00share-base\x00"
 MARKS = (CSRF_MARK, SHARE_MARK)
 LIMIT_BYTES = 32 * 1024 * 1024
+ROLE_MARKS = {
+    "scorer": (Markup("\x00scorer\x00"), Markup("\x00/scorer\x00")),
+    "viewer": (Markup("\x00viewer\x00"), Markup("\x00/viewer\x00")),
+}
+"""Around what only the scorer sees, or only those looking on, in a page drawn for both."""
+ROLE_PARTS = {
+    role: re.compile(re.escape(start) + ".*?" + re.escape(end), re.DOTALL)
+    for role, (start, end) in ROLE_MARKS.items()
+}
 
 
 @dataclass(frozen=True)
@@ -126,36 +142,73 @@ def drawing_to_keep() -> bool:
     return bool(g.get("drawing_to_keep"))
 
 
+def drawing_for_both_roles() -> bool:
+    """Whether the page being drawn is the scorer's and the viewers' at once: what only one of
+    them sees must then be marked (``templates/games/_roles.html``)."""
+    return bool(g.get("drawing_for_both_roles"))
+
+
+def as_seen_by(page: str, role: str) -> str:
+    """A page drawn for both roles, as ``role`` ("scorer" or "viewer") sees it: the other
+    role's parts cut out, and the marks around this role's own taken away."""
+    other = "viewer" if role == "scorer" else "scorer"
+    start, end = ROLE_MARKS[role]
+    return ROLE_PARTS[other].sub("", page).replace(start, "").replace(end, "")
+
+
+@dataclass(frozen=True)
+class ScorerAndViewer:
+    """The keys of a page's two copies, asked for by its scorer: the scorer's, and the one
+    for those looking on. (A viewer's request draws the viewers' copy alone: drawing the
+    scorer's forms would give the viewer's session a form token it has no use for.)"""
+
+    scorer: Hashable
+    viewer: Hashable
+
+
 def cached_page(
-    key: Hashable, draw: Callable[[], str], share_base: Callable[[], str]
+    key: Hashable | ScorerAndViewer, draw: Callable[[], str], share_base: Callable[[], str]
 ) -> Response | str:
     """The page kept under ``key``, else ``draw()``'s, kept for the next request.
 
     ``key`` must name everything the page shows but its fill-ins (the game's version, the
     language, the time zone, whether this browser scores); a page carrying a one-time message
-    is not kept.
+    is not kept. Given :class:`ScorerAndViewer`, the page is drawn for both roles and both
+    copies are kept.
     """
     if session.get("_flashes"):
         return draw()
+    asked = key.scorer if isinstance(key, ScorerAndViewer) else key
     cache: PageCache = current_app.extensions["page_cache"]
-    page = cache.get(key)
+    page = cache.get(asked)
     if page is None:
-        with cache.drawn_once(key):
-            page = cache.get(key) or keep_drawn(cache, key, draw)
+        with cache.drawn_once(asked):
+            page = cache.get(asked) or keep_drawn(cache, key, draw)
     return page.response({CSRF_MARK: generate_csrf, SHARE_MARK: share_base})
 
 
-def keep_drawn(cache: PageCache, key: Hashable, draw: Callable[[], str]) -> KeptPage:
-    g.drawing_to_keep = True
+def keep_drawn(
+    cache: PageCache, key: Hashable | ScorerAndViewer, draw: Callable[[], str]
+) -> KeptPage:
+    both = isinstance(key, ScorerAndViewer)
+    g.drawing_to_keep, g.drawing_for_both_roles = True, both
     try:
         drawn = draw()
     finally:
-        g.drawing_to_keep = False
+        g.drawing_to_keep = g.drawing_for_both_roles = False
     token = g.get("csrf_token")  # set by generate_csrf() when the page has a form
-    page = KeptPage.of(drawn.replace(token, CSRF_MARK) if token else drawn)
-    cache.put(key, page)
-    return page
+    if token:
+        drawn = drawn.replace(token, CSRF_MARK)
+    if not isinstance(key, ScorerAndViewer):
+        page = KeptPage.of(drawn)
+        cache.put(key, page)
+        return page
+    scorers = KeptPage.of(as_seen_by(drawn, "scorer"))
+    cache.put(key.viewer, KeptPage.of(as_seen_by(drawn, "viewer")))
+    cache.put(key.scorer, scorers)
+    return scorers
 
 
 def init_app(app: Flask) -> None:
     app.extensions["page_cache"] = PageCache()
+    app.jinja_env.globals["role_marks"] = ROLE_MARKS

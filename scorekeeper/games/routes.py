@@ -19,23 +19,34 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base, share_links
 from scorekeeper.games.live import POLL_PATH, poll_answer
 from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
-from scorekeeper.games.page_cache import cached_page
+from scorekeeper.games.page_cache import ScorerAndViewer, cached_page
 from scorekeeper.games.registry import Family, file_stem
 
 
 def kept_game_page(
-    family: Family, game_id: str, draw: Callable[[], str], *varies: Hashable
+    family: Family,
+    game_id: str,
+    draw: Callable[[], str],
+    *varies: Hashable,
+    for_both_roles: bool = False,
 ) -> Response | str:
     """A game's page, kept as drawn under what it shows (see page_cache): its family and id,
     its version, scorer or viewer, the language and the time zone, and what else it
-    ``varies`` with (the day, for a form that offers today's date)."""
+    ``varies`` with (the day, for a form that offers today's date). A page whose template
+    marks what only its scorer or only its viewers see is drawn ``for_both_roles`` when its
+    scorer asks: the phones looking on then find their copy kept."""
     version = stored_version(game_id, family.key)
     if version is None:
         abort(404)
     remember(game_id)
     scorer = is_scorer(game_id)
-    key = (family.key, game_id, version, scorer, str(get_locale()), str(get_timezone()), *varies)
-    return cached_page(key, lambda: drawn_outside_a_transaction(draw), share_base)
+
+    def key(scorer: bool) -> Hashable:
+        where = (str(get_locale()), str(get_timezone()))
+        return (family.key, game_id, version, scorer, *where, *varies)
+
+    kept = ScorerAndViewer(key(True), key(False)) if scorer and for_both_roles else key(scorer)
+    return cached_page(kept, lambda: drawn_outside_a_transaction(draw), share_base)
 
 
 def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:

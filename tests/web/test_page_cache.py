@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.ascenseur import views
@@ -112,3 +114,68 @@ def test_a_one_time_message_shows_once_and_is_never_kept(game: Table, app: Flask
     assert "can now enter and correct" in text(second.get(game.game_url))
     assert "can now enter and correct" not in text(second.get(game.game_url))
     assert "can now enter and correct" not in text(game.client.get(game.game_url))
+
+
+def test_the_scorers_drawing_gives_the_phones_looking_on_their_copy(
+    game: Table, app: Flask, draws: list[str]
+) -> None:
+    """After an entry the scorer's phone draws the page first: drawn once for both roles,
+    the other phones at the table find theirs kept."""
+    assert game.bids(2, (0, 0, 1, 0)).status_code == 302
+    draws.clear()  # the form's page, drawn before the entry
+    scorer = text(game.client.get(game.game_url))
+    viewers = [text(app.test_client().get(game.game_url)) for _ in range(3)]
+    assert len(draws) == 1
+    assert 'name="tricks_0"' in scorer and "You are looking on" not in scorer
+    for page in viewers:
+        assert "You are looking on" in page and "<form" not in page and "\x00" not in page
+        assert scorer_token(app) not in page and "/edit" not in page
+
+
+FORM_TOKEN = re.compile(r'(name="csrf_token" type="hidden" value=")[^"]+"')
+
+
+def as_drawn(page: str) -> str:
+    """A page without its form tokens, which are signed anew at every request."""
+    return FORM_TOKEN.sub(r'\1"', page)
+
+
+def pages_drawn_for_both(game: Table, viewer: FlaskClient, app: Flask) -> tuple[str, str]:
+    app.extensions["page_cache"].pages.clear()
+    scorer = as_drawn(text(game.client.get(game.game_url)))  # drawn for both roles
+    return scorer, as_drawn(text(viewer.get(game.game_url)))
+
+
+def pages_drawn_alone(game: Table, viewer: FlaskClient, app: Flask) -> tuple[str, str]:
+    app.extensions["page_cache"].pages.clear()
+    scorer = as_drawn(text(game.client.get(game.game_url, query_string={"again": "x"})))
+    return scorer, as_drawn(text(viewer.get(game.game_url)))
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_each_roles_copy_is_the_page_drawn_for_that_role_alone(
+    game: Table, app: Flask, language: str
+) -> None:
+    """At every stage of a game, cutting one role's parts out of the page drawn for both gives,
+    byte for byte, the page drawn for the other role alone."""
+    headers = {"Accept-Language": language}
+    game.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    viewer = app.test_client()
+    viewer.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    stages = [
+        lambda: None,  # round 2 to bid
+        lambda: game.bids(2, (0, 0, 1, 0), trump="H"),  # its tricks to enter
+        lambda: game.tricks(2, (0, 0, 1, 1)),
+        lambda: game.client.post(
+            f"{game.game_url}/rounds/1/edit",
+            data={**game.edit_data(1), **game.round_data("bid", (1, 1, 0, 0)), "trump": ""}
+            | {f"tricks_{seat}": t for seat, t in enumerate((1, 0, 0, 0))},
+            headers=headers,
+        ),  # a correction in the log
+    ]
+    for stage in stages:
+        stage()
+        game.client.get(game.game_url)  # the message a correction leaves, shown once
+        both = pages_drawn_for_both(game, viewer, app)
+        assert both == pages_drawn_alone(game, viewer, app)
+        assert 'class="viewer-note"' not in both[0] and 'class="viewer-note"' in both[1]
