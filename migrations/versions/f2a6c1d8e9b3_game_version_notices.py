@@ -16,7 +16,7 @@ depends_on = None
 
 # The payload scorekeeper.games.version_watch reads: "<game id> <version or gone> <family>".
 NOTICE_FUNCTION = """
-CREATE FUNCTION game_version_notice() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION game_version_notice() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' THEN
         PERFORM pg_notify('game_version', OLD.id || ' gone ' || OLD.family);
