@@ -13,11 +13,13 @@ the bytes it holds.
 A family's page may be drawn once for its scorer and those looking on alike: the parts only
 one of them sees are marked (``templates/games/_roles.html``), and each copy is the drawing
 with the other's parts cut out. After an entry the scorer's phone draws the page, and the
-other phones at the table find theirs kept: the page is drawn once per change, not twice.
+other phones at the table find theirs kept, or wait for it: in a server process, the page is
+drawn once per change rather than twice (unless a viewer's phone asks first).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from collections import OrderedDict
@@ -182,8 +184,19 @@ def cached_page(
     cache: PageCache = current_app.extensions["page_cache"]
     page = cache.get(asked)
     if page is None:
-        with cache.drawn_once(asked):
-            page = cache.get(asked) or keep_drawn(cache, key, draw)
+        # The phones looking on that reload meanwhile wait for the copy drawn for them too.
+        # (A scorer takes its lock first, then theirs; they take theirs alone.)
+        viewers = (
+            cache.drawn_once(key.viewer)
+            if isinstance(key, ScorerAndViewer)
+            else contextlib.nullcontext()
+        )
+        with cache.drawn_once(asked), viewers:
+            page = cache.get(asked)
+            if page is None:
+                if isinstance(key, ScorerAndViewer) and cache.get(key.viewer) is not None:
+                    key = asked  # a viewer's phone drew theirs first
+                page = keep_drawn(cache, key, draw)
     return page.response({CSRF_MARK: generate_csrf, SHARE_MARK: share_base})
 
 

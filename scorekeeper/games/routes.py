@@ -45,7 +45,9 @@ def kept_game_page(
         where = (str(get_locale()), str(get_timezone()))
         return (family.key, game_id, version, scorer, *where, *varies)
 
-    kept = ScorerAndViewer(key(True), key(False)) if scorer and for_both_roles else key(scorer)
+    # On a private server every phone scores: none would ask for the viewers' copy.
+    both = for_both_roles and scorer and not current_app.config["PRIVATE_SERVER"]
+    kept = ScorerAndViewer(key(True), key(False)) if both else key(scorer)
     return cached_page(kept, lambda: drawn_outside_a_transaction(draw), share_base)
 
 

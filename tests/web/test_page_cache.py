@@ -15,6 +15,7 @@ from scorekeeper.ascenseur import views
 from scorekeeper.ascenseur.models import RoundRecord
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
+from scorekeeper.rules import ascenseur as rules
 from tests.web.table import TOKEN, Table, text
 from tests.web.test_sharing import scorer_token
 
@@ -132,6 +133,37 @@ def test_the_scorers_drawing_gives_the_phones_looking_on_their_copy(
         assert scorer_token(app) not in page and "/edit" not in page
 
 
+def test_the_phones_looking_on_that_reload_meanwhile_wait_for_the_scorers_drawing(
+    game: Table, app: Flask, draws: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting = views.render_play
+
+    def slow(*args: object, **kwargs: object) -> tuple[str, int]:
+        time.sleep(0.3)  # long enough for the other phones to arrive meanwhile
+        return counting(*args, **kwargs)  # type: ignore[arg-type]
+
+    assert game.bids(2, (0, 0, 1, 0)).status_code == 302
+    draws.clear()
+    monkeypatch.setattr(views, "render_play", slow)
+    with ThreadPoolExecutor(4) as phones:
+        scorer = phones.submit(lambda: text(game.client.get(game.game_url)))
+        time.sleep(0.1)
+        viewers = list(phones.map(lambda _: text(app.test_client().get(game.game_url)), range(3)))
+    assert len(draws) == 1
+    assert 'name="tricks_0"' in scorer.result()
+    assert all('class="viewer-note"' in page for page in viewers)
+
+
+def test_a_scorer_after_a_viewer_draws_its_own_copy_only(
+    game: Table, app: Flask, draws: list[str]
+) -> None:
+    viewer = app.test_client()
+    kept_for_viewers = text(viewer.get(game.game_url))
+    assert 'name="bid_0"' in text(game.client.get(game.game_url))
+    assert text(viewer.get(game.game_url)) == kept_for_viewers
+    assert len(draws) == 2
+
+
 FORM_TOKEN = re.compile(r'(name="csrf_token" type="hidden" value=")[^"]+"')
 
 
@@ -150,6 +182,13 @@ def pages_drawn_alone(game: Table, viewer: FlaskClient, app: Flask) -> tuple[str
     app.extensions["page_cache"].pages.clear()
     scorer = as_drawn(text(game.client.get(game.game_url, query_string={"again": "x"})))
     return scorer, as_drawn(text(viewer.get(game.game_url)))
+
+
+def play_to_the_end(game: Table, from_round: int) -> None:
+    """Every round left: nobody bids, and the dealer takes every trick."""
+    for number in range(from_round, len(rules.schedule(rules.PRESETS["ascenseur"], 4)) + 1):
+        plan = rules.plan_round(rules.PRESETS["ascenseur"], 4, 0, number)
+        game.play(number, (0,) * 4, [plan.cards if s == plan.dealer else 0 for s in range(4)])
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -172,10 +211,15 @@ def test_each_roles_copy_is_the_page_drawn_for_that_role_alone(
             | {f"tricks_{seat}": t for seat, t in enumerate((1, 0, 0, 0))},
             headers=headers,
         ),  # a correction in the log
+        lambda: play_to_the_end(game, from_round=3),  # the final standings
     ]
     for stage in stages:
         stage()
         game.client.get(game.game_url)  # the message a correction leaves, shown once
         both = pages_drawn_for_both(game, viewer, app)
         assert both == pages_drawn_alone(game, viewer, app)
-        assert 'class="viewer-note"' not in both[0] and 'class="viewer-note"' in both[1]
+        scorers, viewers = both
+        assert scorer_token(app) in scorers and scorer_token(app) not in viewers
+        if 'class="final"' not in viewers:
+            assert 'class="viewer-note"' not in scorers and 'class="viewer-note"' in viewers
+    assert 'class="final"' in viewers

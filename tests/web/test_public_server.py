@@ -208,11 +208,7 @@ def test_forged_hosts_share_one_kept_page_and_each_sees_its_own_links(
     for number in range(300):
         page = text(game.client.get(game.game_url, base_url=f"http://forged-{number}.example"))
         assert f'value="http://forged-{number}.example{game.game_url}"' in page
-    # One page for the scorer, and the viewers' copy drawn with it.
-    assert sorted(scorer for _family, _id, _version, scorer, *_where in cache.pages) == [
-        False,
-        True,
-    ]
+    assert len(cache.pages) == 1  # a private server: every phone scores, none is a viewer
 
 
 def test_the_page_cache_is_bounded_by_bytes() -> None:
