@@ -37,11 +37,13 @@ def upgrade():
     if op.get_bind().dialect.name != "postgresql":
         return  # SQLite serves one process, which knows its own changes
     op.execute(NOTICE_FUNCTION)
+    # Left from a database restored or stamped by hand, it is put back as this revision has it.
+    op.execute("DROP TRIGGER IF EXISTS game_version_notice ON game")
     op.execute(NOTICE_TRIGGER)
 
 
 def downgrade():
     if op.get_bind().dialect.name != "postgresql":
         return
-    op.execute("DROP TRIGGER game_version_notice ON game")
-    op.execute("DROP FUNCTION game_version_notice()")
+    op.execute("DROP TRIGGER IF EXISTS game_version_notice ON game")
+    op.execute("DROP FUNCTION IF EXISTS game_version_notice()")

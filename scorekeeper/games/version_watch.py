@@ -16,16 +16,20 @@ most of the requests: under 300 tables, a fifth of the time a worker's threads w
 on polls waiting for PostgreSQL's answer.
 
 What memory answers is never trusted for long (``TRUSTED_FOR``), and not at all unless the
-channel is known to work: the thread sends itself a notice every few seconds, and until it
-comes back, nothing is answered from memory (a connection lost, or half-open after a network
-fault, or a pooler in front of PostgreSQL that does not pass notices on). The round pages and
-the forms read the database itself: a page kept under a version must be the page of that
-version, in whichever process the phone's request lands.
+channel is known to work: the thread sends itself a notice every few seconds, and checks that
+the trigger is in place; until the notice comes back, nothing is answered from memory (a
+connection lost, or half-open after a network fault, or a pooler in front of PostgreSQL that
+does not pass notices on), nor ever while the trigger is missing (the code served before
+``flask db upgrade`` ran, which logs a warning). ``TRUNCATE game`` fires no row trigger: a
+game emptied that way is read again within ``TRUSTED_FOR``. The round pages and the forms read
+the database itself: a page kept under a version must be the page of that version, in whichever
+process the phone's request lands.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 import weakref
@@ -53,6 +57,15 @@ KEPT_AT_MOST = 20_000
 GONE = "gone"
 """The version a notice gives for a game removed."""
 PING = "ping"
+TRIGGER = "game_version_notice"
+"""The trigger that sends the notices (migration ``f2a6c1d8e9b3``)."""
+HEARTBEAT_QUERY = (
+    "SELECT pg_notify(%s, %s), EXISTS (SELECT 1 FROM pg_trigger"
+    f" WHERE tgname = '{TRIGGER}' AND tgrelid = to_regclass('game') AND tgenabled <> 'D')"
+)
+"""The thread's own notice, and whether the database sends the games' notices at all: not
+before ``flask db upgrade`` has put the trigger in place."""
+log = logging.getLogger(__name__)
 WATCHES: weakref.WeakKeyDictionary[Engine, VersionWatch] = weakref.WeakKeyDictionary()
 
 
@@ -177,21 +190,30 @@ class VersionWatch:
             # commits while nothing listened, may since have been overtaken unseen.
             self.generation += 1
             self.known = {}
-        mine = f"{PING} {os.getpid()} {threading.get_ident()}"
-        sent_at, came_back = 0.0, True
+        mine = f"{PING} {os.getpid()} {threading.get_ident()}"  # a game's id has no space
+        sent_at, came_back, told_of_changes, warned = 0.0, True, False, False
         while not stopping.is_set():
             if monotonic() - sent_at >= HEARTBEAT:
                 if not came_back:
                     raise NoticesLost
-                connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, mine))
+                _sent, told_of_changes = connection.execute(
+                    HEARTBEAT_QUERY, (CHANNEL, mine)
+                ).fetchone()
+                if not told_of_changes and not warned:
+                    warned = True
+                    log.warning(
+                        "The game table has no %s trigger (run `flask db upgrade`): every "
+                        "live poll reads the database.",
+                        TRIGGER,
+                    )
                 sent_at, came_back = monotonic(), False
             for notice in connection.notifies(timeout=WAIT):
                 if notice.payload == mine:
                     came_back = True
                     with self.lock:
-                        if not stopping.is_set():
+                        if told_of_changes and not stopping.is_set():
                             self.trusted_until = monotonic() + 2 * HEARTBEAT
-                elif not notice.payload.startswith(PING):
+                elif not notice.payload.startswith(f"{PING} "):
                     self.heard(notice.payload)
 
     def heard(self, payload: str) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 import psycopg
 import pytest
 from flask import Flask
+from flask_migrate import downgrade, upgrade
 
 from scorekeeper.extensions import db
 from scorekeeper.games import version_watch
@@ -297,6 +298,30 @@ def test_memory_is_trusted_only_while_the_watchs_own_notice_comes_back(
     assert watch.version("g") == (4, "ascenseur")
     now[0] += 2 * version_watch.HEARTBEAT + 0.1  # the last notice came back too long ago
     assert watch.version("g") is None and watch.read_token() is None
+
+
+def test_without_the_trigger_nothing_is_answered_from_memory(
+    two_servers: tuple[Flask, Flask, Table, StatementLog],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The code served before ``flask db upgrade`` put the trigger in place: the notices would
+    never come, so every poll reads the database, and the log says why."""
+    first, _second, table, _log = two_servers
+    monkeypatch.setattr(version_watch, "HEARTBEAT", 0.2)
+    url = first.config["SQLALCHEMY_DATABASE_URI"].replace("+psycopg", "")
+    with psycopg.connect(url) as elsewhere:
+        elsewhere.execute("DROP TRIGGER game_version_notice ON game")
+    version_of(first, table.game_url)  # starts the watch
+    watch = reads_of(first).watch
+    assert watch is not None
+    soon(lambda: "no game_version_notice trigger" in caplog.text)
+    time.sleep(2.5)  # heartbeats come back meanwhile
+    assert not watch.trusted
+    with first.app_context():
+        downgrade(revision="d1c2b3a4e5f6")  # the migration, down and up again
+        upgrade()
+    soon(listening(first))
 
 
 def test_the_listening_connection_closes_when_the_engine_is_let_go(
