@@ -34,6 +34,17 @@ def draws(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
+def slow_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing the round page takes long enough for the other phones to arrive meanwhile."""
+    counting = views.render_play
+
+    def slow(*args: object, **kwargs: object) -> tuple[str, int]:
+        time.sleep(0.3)
+        return counting(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(views, "render_play", slow)
+
+
 def test_phones_reloading_an_unchanged_game_get_the_page_drawn_once(
     game: Table, app: Flask, draws: list[str]
 ) -> None:
@@ -46,13 +57,7 @@ def test_phones_reloading_at_the_same_moment_wait_for_one_drawing(
     game: Table, app: Flask, draws: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The moment a game changes, every phone at the table reloads its page."""
-    counting = views.render_play
-
-    def slow(*args: object, **kwargs: object) -> tuple[str, int]:
-        time.sleep(0.3)  # long enough for the other phones to arrive meanwhile
-        return counting(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(views, "render_play", slow)
+    slow_drawing(monkeypatch)
     with ThreadPoolExecutor(5) as phones:
         pages = list(phones.map(lambda _: text(app.test_client().get(game.game_url)), range(5)))
     assert len(draws) == 1
@@ -136,15 +141,9 @@ def test_the_scorers_drawing_gives_the_phones_looking_on_their_copy(
 def test_the_phones_looking_on_that_reload_meanwhile_wait_for_the_scorers_drawing(
     game: Table, app: Flask, draws: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    counting = views.render_play
-
-    def slow(*args: object, **kwargs: object) -> tuple[str, int]:
-        time.sleep(0.3)  # long enough for the other phones to arrive meanwhile
-        return counting(*args, **kwargs)  # type: ignore[arg-type]
-
     assert game.bids(2, (0, 0, 1, 0)).status_code == 302
     draws.clear()
-    monkeypatch.setattr(views, "render_play", slow)
+    slow_drawing(monkeypatch)
     with ThreadPoolExecutor(4) as phones:
         scorer = phones.submit(lambda: text(game.client.get(game.game_url)))
         time.sleep(0.1)
