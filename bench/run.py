@@ -8,9 +8,9 @@ every commit). Each is filled with games at every stage and driven from a load g
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
 ``--runs`` times, the two deployments taking turns run by run; each figure is the median of
-the runs, with its spread ((highest − lowest) / median). The host's speed is watched on the
-server's core through every run, and a run made while the host ran slower than in the
-fastest run of its kind is run again (``STEADY``). The flat-out rates of the static
+the runs, with its spread ((highest − lowest) / median). A run made while the host ran
+slower than in the best run of its kind (by the server's busy share for the same work, or the
+static file's rate) is run again (``STEADY``). The flat-out rates of the static
 file, the round page and the poll take turns second by second. The latencies come from a
 minute at 300 tables, in which every scorer enters a round, with the share of that minute the
 server spent computing (PostgreSQL's work, on the other core, is not counted). A number of tables
@@ -468,80 +468,55 @@ def load_generator(job: dict[str, Any], answer: Any) -> None:
     answer.send(result)
 
 
-HOST_LOOP, HOST_EVERY = 30_000, 0.5
-"""The host's speed, watched on the server's core through every run: the processor time of a
-fixed loop of additions (a few ms), every half second (under 1 % of the core)."""
 STEADY, TRIES = 1.15, 3
-"""This host runs its cores at two speeds, for minutes at a time: the same minute at 300
-tables gave a page p95 of 39–52 ms while the loop took 7–8 ms, and 87–112 ms while it took
-10 ms. A run counts where the loop's median was within 15 % of the fastest the benchmark has
-seen in a run of the same kind (the loop is faster on a core kept busy: the flat-out rates
-are not compared with a room of tables); a run made while the host was slower is run again,
-at most ``TRIES`` times in all (the last counts whatever the host did, and says so)."""
-
-
-def host_loop_ms() -> float:
-    started = time.process_time()
-    total = 0
-    for number in range(HOST_LOOP):
-        total += number
-    return (time.process_time() - started) * 1000
-
-
-def watch_host(stop: Any, answer: Any) -> None:
-    """Runs in its own process on the server's core until ``stop`` is set: the loop's times."""
-    os.sched_setaffinity(0, SERVER_CORES)
-    times = [host_loop_ms()]
-    while not stop.wait(HOST_EVERY):
-        times.append(host_loop_ms())
-    answer.send(times)
+"""This host changes speed for minutes at a time, and the latencies near the knee follow: the
+same minute at 300 tables, the same requests, took the server 51 % of its core and gave a page
+p95 of 37 ms, then 66 % and 87 ms. The server's processor time for a run's work is the host's
+speed measured on that work itself (a fixed loop timed beside it did not follow it). A run at a
+number of tables counts where its busy share was within 15 % of the least any run at that
+number has taken; a run of the flat-out rates, where the static file's rate (Flask's own work,
+none of the app's) was within 15 % of its best. A run made while the host was slower is run
+again, at most ``TRIES`` times in all; the last counts whatever the host did, and says so."""
 
 
 def in_another_process(job: dict[str, Any]) -> dict[str, Any]:
-    """The job run by the load generator, the host's speed watched meanwhile: ``host_ms``."""
     receive, send = multiprocessing.Pipe(duplex=False)
     process = multiprocessing.Process(target=load_generator, args=(job, send))
-    stop, (times_received, times_sent) = multiprocessing.Event(), multiprocessing.Pipe(False)
-    watcher = multiprocessing.Process(target=watch_host, args=(stop, times_sent))
-    watcher.start()
     process.start()
     result: dict[str, Any] = receive.recv()
     process.join()
-    stop.set()
-    result["host_ms"] = statistics.median(times_received.recv())
-    watcher.join()
     return result
 
 
 class Host:
-    """The fastest the host has run the loop in each kind of run of this benchmark (a
-    deployment's flat-out rates, its runs at a number of tables), against which another run of
-    the same kind is steady: the loop runs at another speed on a core that is busier."""
+    """The least each kind of run has cost the host in this benchmark (a deployment's flat-out
+    rates, its runs at a number of tables), against which another run of that kind is steady."""
 
     def __init__(self) -> None:
-        self.fastest_ms: dict[tuple[object, ...], float] = {}
+        self.least: dict[tuple[object, ...], float] = {}
 
-    def steady(self, kind: tuple[object, ...], host_ms: float) -> bool:
-        fastest = self.fastest_ms[kind] = min(self.fastest_ms.get(kind, host_ms), host_ms)
-        return host_ms <= STEADY * fastest
+    def steady(self, kind: tuple[object, ...], cost: float) -> bool:
+        least = self.least[kind] = min(self.least.get(kind, cost), cost)
+        return cost <= STEADY * least
 
     def until_steady(
         self,
         kind: tuple[object, ...],
         run: Callable[[], dict[str, Any]],
+        cost: Callable[[dict[str, Any]], float],
         say: Callable[[str], None],
     ) -> Any:
         """Run until a run is steady, at most ``TRIES`` times; the result notes ``redone``."""
         for attempt in range(TRIES):
             result = run()
             result["redone"] = attempt
-            if self.steady(kind, result["host_ms"]):
+            if self.steady(kind, cost(result)):
                 return result
-            slower = result["host_ms"] / self.fastest_ms[kind] - 1
+            slower = cost(result) / self.least[kind] - 1
             if attempt + 1 < TRIES:
-                say(f"the host ran {slower:.0%} slower than its fastest here: run again")
+                say(f"the host ran {slower:.0%} slower than in the best run of these: run again")
             else:
-                say(f"the host ran {slower:.0%} slower than its fastest here in {TRIES} tries")
+                say(f"the host ran {slower:.0%} slower than in the best run in {TRIES} tries")
         return result
 
 
@@ -551,7 +526,7 @@ HOST = Host()
 # --- The engine ------------------------------------------------------------------------------
 
 
-RESCORE_AT_LEAST, RESCORE_TRIES, RESCORE_TRIES_APART = 6, 24, 5.0
+RESCORE_ATTEMPTS, RESCORE_APART = 7, 5.0
 
 
 def rescore_max_game_ms() -> tuple[float, str]:
@@ -572,22 +547,17 @@ def rescore_max_game_ms() -> tuple[float, str]:
     names = [f"Player {n}" for n in range(players)]
     # On the server's core, the fastest of 15, as timeit advises: a slower one timed whatever
     # else ran on the core meanwhile (a database still busy after the load), not the scoring.
-    # Taken again every few seconds for half a minute, and on while the host runs slower than
-    # the fastest it has run this: the fastest of them all.
+    # Taken again every few seconds for half a minute: the fastest of them all.
     everywhere = os.sched_getaffinity(0)
     os.sched_setaffinity(0, SERVER_CORES)
     fastest = float("inf")
     try:
-        for attempt in range(RESCORE_TRIES):
-            host_before = host_loop_ms()
+        for _attempt in range(RESCORE_ATTEMPTS):
             runs = timeit.repeat(
                 lambda: rules.score_game(variant, names, 0, entries), number=1, repeat=15
             )
             fastest = min(fastest, *runs)
-            steady = HOST.steady(("rescore",), max(host_before, host_loop_ms()))
-            if steady and attempt + 1 >= RESCORE_AT_LEAST:
-                break
-            time.sleep(RESCORE_TRIES_APART)
+            time.sleep(RESCORE_APART)
     finally:
         os.sched_setaffinity(0, everywhere)
     return (
@@ -709,13 +679,14 @@ def rates_run(bench: Bench, seconds: float) -> None:
         rate = in_another_process({**job, "targets": bench.targets})
         print(
             f"  {bench.deployment.label:<20} requests a second: "
-            + ", ".join(f"{name} {rate[name]:.0f}" for name in bench.targets)
-            + f"; host loop {rate['host_ms']:.2f} ms",
+            + ", ".join(f"{name} {rate[name]:.0f}" for name in bench.targets),
             flush=True,
         )
         return rate
 
-    bench.rates.append(rate := HOST.until_steady((bench.deployment.label, "rates"), run, bench.say))
+    kind = (bench.deployment.label, "rates")
+    rate = HOST.until_steady(kind, run, lambda rate: 1 / rate["static"], bench.say)
+    bench.rates.append(rate)
     bench.redone += rate["redone"]
 
 
@@ -727,7 +698,7 @@ def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dic
             f"{load['page_p95']:7.1f} ms over {len(load['pages'])} pages, {len(load['polls'])} "
             f"polls ({load['kept']:.0%} of the schedule), {len(load['posts'])} posts, "
             f"{load['errors']} errors, server core {load['server_busy_share']:.0%} busy, "
-            f"generator {load['generator_busy_share']:.0%}, host loop {load['host_ms']:.2f} ms",
+            f"generator {load['generator_busy_share']:.0%}",
             flush=True,
         )
         return load
@@ -735,7 +706,9 @@ def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dic
     if note == "warm-up":  # not counted, so not run again either
         return run()
     kind = (bench.deployment.label, "tables", tables)
-    load: dict[str, Any] = HOST.until_steady(kind, run, bench.say)
+    load: dict[str, Any] = HOST.until_steady(
+        kind, run, lambda load: load["server_busy_share"], bench.say
+    )
     bench.redone += load["redone"]
     return load
 
@@ -798,7 +771,6 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
         "poll_rps": [rate["poll"] for rate in rates],
         "page_vs_static": [rate["page"] / rate["static"] for rate in rates],
         "poll_vs_static": [rate["poll"] / rate["static"] for rate in rates],
-        "host_loop_ms": [load["host_ms"] for load in at],
     }
     result: dict[str, Any] = {
         "database": bench.deployment.label,
@@ -810,7 +782,7 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
     for name, values in figures.items():
         middle, spread = median_and_spread(values)
         ratio = "_vs_" in name or name.endswith("_share")
-        places = 2 if ratio or name == "host_loop_ms" else (1 if name.endswith("_ms") else 0)
+        places = 2 if ratio else (1 if name.endswith("_ms") else 0)
         result[name] = round(middle, places) if places else round(middle)
         result[f"{name}_spread"] = round(spread, 2)
     result["runs_redone"] = bench.redone
