@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from datetime import timedelta
 
 import click
@@ -17,6 +18,25 @@ from scorekeeper.network import network_addresses
 
 BODY_SLACK = 64 * 1024
 """Room for a chunked body's framing beyond the app's own limit on what it reads."""
+CONNECTIONS = 4000
+"""Connections served at once. Every phone keeps one open between its polls: a club room of 300
+tables is 1 800 phones. Waitress's own limit (100) left the 17th table's phones waiting for a
+connection to close, and ``select()`` cannot watch more than 1 024, so the server uses
+``poll()``."""
+
+
+def allow_open_files(wanted: int) -> None:
+    """Raise the process's limit on open files (1 024 on many systems), as far as the system
+    lets it go, to hold ``wanted`` connections with room for the database and the app's
+    files."""
+    if sys.platform == "win32":
+        return
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    enough = wanted + 256 if hard == resource.RLIM_INFINITY else min(wanted + 256, hard)
+    if soft != resource.RLIM_INFINITY and soft < enough:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (enough, hard))
 
 
 @click.group()
@@ -48,12 +68,15 @@ def serve(port: int, host: str, threads: int, public: bool) -> None:
     if urls:
         segno.make(urls[0], error="l").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.")
+    allow_open_files(CONNECTIONS)
     waitress_serve(
         app,
         host=host,
         port=port,
         threads=threads,
         ident="Scorekeeper",
+        connection_limit=CONNECTIONS,
+        asyncore_use_poll=True,
         # Also bounds a chunked body's framing: an endless chunk-size line is cut off here.
         max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + BODY_SLACK,
     )
