@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -148,10 +149,21 @@ def gunicorn_on_postgresql(database_url: str, folder: Path) -> Server:
     return start_pinned(command, database_url, folder)
 
 
+PROXY_CONNECTIONS = 48
+"""The connections through which a proxy in front of the server (nginx, in the README's club
+deployment) asks it: the phones' own connections end at the proxy."""
+
+
 @dataclass(frozen=True)
 class Deployment:
     label: str
     start: Callable[[str, Path], Server]
+    phones_connect_directly: bool
+    """Whether the phones reach the server itself, each keeping its connection open between its
+    polls (`scorekeeper serve`), or a proxy in front of it (the club deployment)."""
+
+    def connections(self, tables: int) -> int:
+        return tables * (PHONES + 1) if self.phones_connect_directly else PROXY_CONNECTIONS
 
 
 # --- Filling the server ---------------------------------------------------------------------
@@ -330,12 +342,13 @@ async def throughput(
 
 
 async def tables_load(
-    base: str, fill_data: dict[str, Any], tables: int, seconds: float
+    base: str, fill_data: dict[str, Any], tables: int, seconds: float, connections: int
 ) -> dict[str, Any]:
     """``tables`` tables at once: five phones polling at the app's pace, a scorer posting a
-    round every minute, and every phone reloading the page after each change. Latencies in ms."""
+    round every minute, and every phone reloading the page after each change, over
+    ``connections`` kept open. Latencies in ms."""
     parts = urllib.parse.urlsplit(base)
-    pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, 48)
+    pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, connections)
     end = time.perf_counter() + seconds
     pages: list[float] = []
     posts: list[float] = []
@@ -453,13 +466,17 @@ def load_generator(job: dict[str, Any], answer: Any) -> None:
     """Runs in its own process, so the server and the generator do not share an interpreter,
     and on its own core, so that they do not take turns on one."""
     os.sched_setaffinity(0, LOAD_CORES)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a connection per phone
+    wanted = 65536 if hard == resource.RLIM_INFINITY else hard
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
     base, seconds = job["base"], job["seconds"]
     used, started = time.process_time(), time.perf_counter()
     result: dict[str, Any] = {}
     if job["kind"] == "throughput":
         result = asyncio.run(throughput(base, job["targets"], seconds, 16))
     else:
-        result = asyncio.run(tables_load(base, job["fill"], job["tables"], seconds))
+        tables_job = (job["fill"], job["tables"], seconds, job["connections"])
+        result = asyncio.run(tables_load(base, *tables_job))
         # A generator short of its core would hold answers it has received: the latencies
         # would then be partly its own.
         result["generator_busy_share"] = (time.process_time() - used) / (
@@ -600,7 +617,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def load_step(
-    server: Server, fill_data: dict[str, Any], tables: int, seconds: float
+    server: Server, fill_data: dict[str, Any], tables: int, seconds: float, connections: int
 ) -> dict[str, Any]:
     used_before, started = cpu_seconds(server.process.pid), time.perf_counter()
     load = in_another_process(
@@ -610,6 +627,7 @@ def load_step(
             "seconds": seconds,
             "fill": fill_data,
             "tables": tables,
+            "connections": connections,
         }
     )
     load["server_busy_share"] = (cpu_seconds(server.process.pid) - used_before) / (
@@ -697,7 +715,8 @@ def rates_run(bench: Bench, seconds: float) -> None:
 
 def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dict[str, Any]:
     def run() -> dict[str, Any]:
-        load = load_step(bench.server, bench.fill, tables, seconds)
+        connections = bench.deployment.connections(tables)
+        load = load_step(bench.server, bench.fill, tables, seconds, connections)
         print(
             f"  {bench.deployment.label:<20} {tables:>4} tables{note and f' ({note})'}: page p95 "
             f"{load['page_p95']:7.1f} ms over {len(load['pages'])} pages, {len(load['polls'])} "
@@ -833,14 +852,19 @@ def whole_benchmark(
         # Last of all, the databases and the servers' logs (a failed start shows its log).
         cleanup.callback(shutil.rmtree, folder, ignore_errors=True)
         plans = [
-            (Deployment("serve+sqlite", serve_on_sqlite), f"sqlite:///{folder / 'bench.sqlite'}")
+            (
+                Deployment("serve+sqlite", serve_on_sqlite, phones_connect_directly=True),
+                f"sqlite:///{folder / 'bench.sqlite'}",
+            )
         ]
         if postgresql and (binaries := server_binaries()):
             os.sched_setaffinity(0, LOAD_CORES)  # PostgreSQL beside the generator, from its start
             postgres = PostgresServer(binaries).start(durable=True)
             os.sched_setaffinity(0, set(CORES))
             cleanup.callback(postgres.stop)
-            club = Deployment("gunicorn+postgresql", gunicorn_on_postgresql)
+            club = Deployment(
+                "gunicorn+postgresql", gunicorn_on_postgresql, phones_connect_directly=False
+            )
             plans.append((club, postgres.url(postgres.create_database())))
         benches = [
             prepare(deployment, url, folder, most_tables, cleanup) for deployment, url in plans
