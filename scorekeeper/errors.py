@@ -58,6 +58,10 @@ def http_message(code: int) -> str:
             "Another phone was changing this game at the same moment. Nothing was changed: "
             "go back and try again."
         ),
+        411: _(
+            "What was sent did not say its length, which this server needs. Nothing was "
+            "changed: send it again as a file of known size."
+        ),
         413: _("What was sent is too large. Nothing was changed."),
         429: _(
             "Too many games were started or imported from here in a short time. Nothing was "

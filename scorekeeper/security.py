@@ -4,7 +4,7 @@ from now on and a session cookie marked Secure."""
 
 from __future__ import annotations
 
-from flask import Flask, Request, current_app, request
+from flask import Flask, Request, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response
@@ -66,7 +66,17 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+def refuse_a_body_in_chunks() -> None:
+    """A request's body must say its length, as a browser's always does. A body sent in chunks
+    is refused before any of it is read: the server reads a chunk's size line whole, however
+    long it goes on."""
+    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        abort(411)
+
+
 def init_app(app: Flask) -> None:
     app.config["CSP"] = CONTENT_SECURITY_POLICY.format(style_hash=app.config["INLINE_STYLE_HASH"])
     app.session_interface = SessionInterface()
+    # First of all, before the form's token is checked (which reads the body).
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_a_body_in_chunks)
     app.after_request(add_headers)

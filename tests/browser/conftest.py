@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, sync_playwright
-from waitress.server import create_server
 
+from scorekeeper.cli import http_server
 from tests.conftest import DATABASES, database_url, migrated_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,28 +35,14 @@ def served_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask
 
 @pytest.fixture
 def live_server(served_app: Flask) -> Iterator[str]:
-    """The app served by waitress, as ``scorekeeper serve`` does, on a free local port."""
-    server = create_server(
-        served_app, host="127.0.0.1", port=0, threads=4, asyncore_loop_timeout=0.1
-    )
-    closing = threading.Event()
-
-    def serve() -> None:
-        try:
-            server.run()
-        except OSError:  # its sockets closed under its select() on the way out
-            if not closing.is_set():
-                raise
-
-    thread = threading.Thread(target=serve, daemon=True)
+    """The app served as ``scorekeeper serve`` serves it, on a free local port."""
+    server = http_server(served_app, "127.0.0.1", 0, 4)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    closing.set()
-    server.close()
-    for channel in list(server._map.values()):  # type: ignore[union-attr]
-        channel.close()  # connections a browser keeps alive: the loop ends when none is left
+    yield f"http://127.0.0.1:{server.bind_addr[1]}"
+    server.stop()  # its threads, and the connections a browser keeps alive
     thread.join(timeout=5)
-    server.task_dispatcher.shutdown()  # its threads, and the database connections they keep
 
 
 @pytest.fixture(scope="session")

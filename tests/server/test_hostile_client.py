@@ -1,5 +1,6 @@
 """A hostile client against the real server: a chunked body whose chunk-size line never ends is
-cut off, and the server keeps answering everyone else meanwhile."""
+refused before it is read, a request line that never ends is cut off, and the server keeps
+answering everyone else meanwhile."""
 
 from __future__ import annotations
 
@@ -61,5 +62,27 @@ def test_an_endless_chunk_size_line_is_cut_off_and_others_are_served(server: Ser
     attack.join(60)
     assert not attack.is_alive()
     first, sent = answer
-    assert first.startswith(b"HTTP/1.1 413"), first[:200]
-    assert int(sent) < 8 * MEGABYTE  # refused after about the app's own limit, not 1 GB
+    assert first.startswith(b"HTTP/1.1 411"), first[:200]  # a body must say its length
+    assert int(sent) < 8 * MEGABYTE  # cut off, not read to the end
+
+
+def test_an_endless_request_line_is_cut_off(server: Server) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    sent = 0
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(b"GET /")
+        try:
+            while sent < 64 * MEGABYTE:
+                connection.sendall(b"a" * 65536)
+                sent += 65536
+        except OSError:
+            pass
+        connection.settimeout(10)
+        try:
+            first = connection.recv(4096)
+        except OSError:
+            first = b""
+    assert sent < 8 * MEGABYTE
+    assert first == b"" or first.startswith((b"HTTP/1.1 4", b"HTTP/1.0 4")), first[:200]
+    with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+        assert response.status == 200

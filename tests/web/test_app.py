@@ -48,18 +48,23 @@ def test_serve_migrates_then_serves_on_every_interface(
     served: dict[str, Any] = {}
     served_app: dict[str, Any] = {}
 
-    def fake_serve(app: Any, **options: Any) -> None:
-        served_app["app"] = app
-        served.update(options)
+    class FakeServer:
+        def safe_start(self) -> None:
+            served["started"] = True
 
-    monkeypatch.setattr(cli, "waitress_serve", fake_serve)
+    def fake_server(app: Any, host: str, port: int, threads: int) -> FakeServer:
+        served_app["app"] = app
+        served.update(host=host, port=port, threads=threads)
+        return FakeServer()
+
+    monkeypatch.setattr(cli, "http_server", fake_server)
     set_aside: list[bool] = []
     monkeypatch.setattr(cli, "set_start_up_aside", lambda: set_aside.append(True))
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "http://192.168.1.20:8123/" in result.output
     assert "█" in result.output or "▀" in result.output  # the QR code for a phone's camera
-    assert served["host"] == "0.0.0.0" and served["port"] == 8123
+    assert served["host"] == "0.0.0.0" and served["port"] == 8123 and served["started"]
     assert served_app["app"].config["PRIVATE_SERVER"]  # at home, every phone sees every game
     assert set_aside == [True]  # once migrated, before the first request
     tables = {row[0] for row in sqlite3.connect(database).execute("select name from sqlite_master")}

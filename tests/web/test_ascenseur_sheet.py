@@ -335,3 +335,24 @@ def test_the_same_file_sent_twice_from_one_form_imports_one_game(
     second = import_file(client, content, nonce="n1")
     assert first.headers["Location"] == second.headers["Location"]
     assert games_count(app) == 2  # the original and one copy
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_import_in_chunks_is_refused_before_it_is_read(
+    app: Flask, client: FlaskClient, language: str
+) -> None:
+    body = io.BytesIO(b"never read")
+    response = client.post(
+        "/ascenseur/import",
+        input_stream=body,
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked", "Accept-Language": language},
+    )
+    assert response.status_code == 411
+    expected = {
+        "en": "What was sent did not say its length",
+        "fr": "L&#39;envoi ne disait pas sa longueur",
+    }[language]
+    assert expected in text(response)
+    assert body.tell() == 0  # not a byte of it read
+    assert games_count(app) == 0
