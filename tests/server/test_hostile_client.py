@@ -86,3 +86,18 @@ def test_an_endless_request_line_is_cut_off(server: Server) -> None:
     assert first == b"" or first.startswith((b"HTTP/1.1 4", b"HTTP/1.0 4")), first[:200]
     with urllib.request.urlopen(server.url + "/", timeout=10) as response:
         assert response.status == 200
+
+
+def test_a_body_in_chunks_is_refused_and_never_taken_for_a_request(server: Server) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    smuggled = b"GET /static/style.css HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(
+            b"POST /ascenseur/import HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+            b"Content-Type: application/json\r\n\r\n" + smuggled
+        )
+        answer = b""
+        while chunk := connection.recv(65536):  # until the server closes the connection
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 411"), answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1  # the body was not answered as a request

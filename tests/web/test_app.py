@@ -52,12 +52,13 @@ def test_serve_migrates_then_serves_on_every_interface(
         def safe_start(self) -> None:
             served["started"] = True
 
-    def fake_server(app: Any, host: str, port: int, threads: int) -> FakeServer:
+    def fake_server(app: Any, host: str, port: int, threads: int, kept: int) -> FakeServer:
         served_app["app"] = app
-        served.update(host=host, port=port, threads=threads)
+        served.update(host=host, port=port, threads=threads, kept=kept)
         return FakeServer()
 
     monkeypatch.setattr(cli, "http_server", fake_server)
+    monkeypatch.setattr(cli, "allow_open_files", lambda wanted: wanted)  # this process's own
     set_aside: list[bool] = []
     monkeypatch.setattr(cli, "set_start_up_aside", lambda: set_aside.append(True))
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123"])
