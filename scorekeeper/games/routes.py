@@ -8,7 +8,7 @@ import json
 import secrets
 from collections.abc import Callable, Hashable
 
-from flask import Blueprint, Response, abort, current_app, flash, request
+from flask import Blueprint, Response, abort, current_app, flash, g, request
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 
@@ -38,6 +38,10 @@ def kept_game_page(
     version = stored_version(game_id, family.key)
     if version is None:
         abort(404)
+    # The page follows the version read before any of its own reads: a change committed
+    # while it is drawn may show in some of them and not in others, and only a version older
+    # than all of them makes the phone reload until the page shows that change.
+    g.page_version = version
     remember(game_id)
     scorer = is_scorer(game_id)
 

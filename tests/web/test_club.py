@@ -9,6 +9,7 @@ import io
 import json
 import random
 import re
+import threading
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper.club import views
 from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -598,6 +600,41 @@ def test_the_director_s_page_follows_the_live_version_the_poll_answers(client: F
     shown = re.search(r'data-version="(\d+)"', page)
     assert shown
     assert client.get(club.url + "/version").get_json() == {"version": int(shown.group(1))}
+
+
+def test_a_result_entered_while_the_director_s_page_is_drawn_reaches_it_at_the_next_poll(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's reads are statements of their own: a table's result can commit after the
+    results are read and before the tables' versions are. The page must then still follow
+    the version it was drawn from, or the director's phone would never show that result."""
+    club = Club(client)
+    club.start(**SMALL)
+    table_phone = Club(app.test_client())
+    table_phone.url, table_phone.tables = club.url, club.tables
+    club.enter(1, {"result": "passed"})  # the page kept as drawn at the start is then old
+    scored_before = views.scored
+
+    def scored_then_a_table_enters(game: ClubSession) -> object:
+        score = scored_before(game)  # the results are read
+        if not entered:
+            entered.append(True)
+            other = threading.Thread(target=table_phone.enter, args=(2, {"result": "passed"}))
+            other.start()
+            other.join()
+        return score
+
+    entered: list[bool] = []
+    monkeypatch.setattr(views, "scored", scored_then_a_table_enters)
+    page = text(client.get(club.url))
+    assert entered and "Results in: 1 of " in page
+    shown = re.search(r'data-version="(\d+)"', page)
+    assert shown
+    game_id = club.url.rsplit("/", 1)[1]
+    etag = f'"{game_id}-{shown.group(1)}"'
+    poll = client.get(club.url + "/version", headers={"If-None-Match": etag})
+    assert poll.status_code == 200 and poll.get_json()["version"] != int(shown.group(1))
+    assert "Results in: 2 of " in text(client.get(club.url))
 
 
 def test_a_director_s_form_drawn_before_a_table_s_entry_changes_nothing(
