@@ -614,17 +614,18 @@ def test_a_result_entered_while_the_director_s_page_is_drawn_reaches_it_at_the_n
     table_phone.url, table_phone.tables = club.url, club.tables
     club.enter(1, {"result": "passed"})  # the page kept as drawn at the start is then old
     scored_before = views.scored
+    entered: list[bool] = []
 
     def scored_then_a_table_enters(game: ClubSession) -> object:
         score = scored_before(game)  # the results are read
         if not entered:
             entered.append(True)
+            # Another phone's request runs in a thread of its own, with its own session.
             other = threading.Thread(target=table_phone.enter, args=(2, {"result": "passed"}))
             other.start()
             other.join()
         return score
 
-    entered: list[bool] = []
     monkeypatch.setattr(views, "scored", scored_then_a_table_enters)
     page = text(client.get(club.url))
     assert entered and "Results in: 1 of " in page
