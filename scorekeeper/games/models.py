@@ -11,8 +11,8 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, inspect
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from scorekeeper.extensions import db
 
@@ -28,6 +28,27 @@ def new_game_id() -> str:
 
 def new_scorer_token() -> str:
     return secrets.token_urlsafe(16)
+
+
+VALUES_LENGTH = 120
+"""Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
+
+
+class Correction(db.Model):
+    """A change made to what was entered, kept so nobody can quietly change the past."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    """The round or deal the change is about."""
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    kind: Mapped[str] = mapped_column(String(20))
+    """What changed: one of the family's closed set of kinds (a StrEnum of its own)."""
+    seat: Mapped[int | None]
+    old: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
+    new: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
+
+    game: Mapped[Game] = relationship(back_populates="corrections")
 
 
 class Game(db.Model):
@@ -59,12 +80,25 @@ class Game(db.Model):
     corrections: Mapped[list[Correction]] = relationship(
         back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
     )
+    corrected: Mapped[bool] = column_property(
+        exists().where(Correction.game_id == id).correlate_except(Correction)
+    )
+    """Whether any correction was made, read in the game's own statement."""
 
     @property
     def live_version(self) -> int:
         """The version the live pages follow and the forms are drawn from: the game row's own,
         unless the family keeps versions of its entries elsewhere too."""
         return self.version
+
+    @property
+    def correction_log(self) -> list[Correction]:
+        """The corrections, oldest first. Every page of the game shows them and most games
+        have none: they are only read where the game's own statement found some, so that
+        drawing a page costs one statement fewer (on PostgreSQL, a round trip)."""
+        if self.corrected or "corrections" not in inspect(self).unloaded:
+            return self.corrections
+        return []
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -90,27 +124,6 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(40))
 
     game: Mapped[Game] = relationship(back_populates="players")
-
-
-VALUES_LENGTH = 120
-"""Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
-
-
-class Correction(db.Model):
-    """A change made to what was entered, kept so nobody can quietly change the past."""
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
-    number: Mapped[int]
-    """The round or deal the change is about."""
-    made_at: Mapped[datetime] = mapped_column(default=utcnow)
-    kind: Mapped[str] = mapped_column(String(20))
-    """What changed: one of the family's closed set of kinds (a StrEnum of its own)."""
-    seat: Mapped[int | None]
-    old: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
-    new: Mapped[str | None] = mapped_column(String(VALUES_LENGTH))
-
-    game: Mapped[Game] = relationship(back_populates="corrections")
 
 
 class BrowserGame(db.Model):
