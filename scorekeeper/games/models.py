@@ -80,10 +80,11 @@ class Game(db.Model):
     corrections: Mapped[list[Correction]] = relationship(
         back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
     )
-    corrected: Mapped[bool] = column_property(
+    has_stored_corrections: Mapped[bool] = column_property(
         exists().where(Correction.game_id == id).correlate_except(Correction)
     )
-    """Whether any correction was made, read in the game's own statement."""
+    """Whether the database held a correction of this game when its row was read (``None``
+    for a game not stored yet)."""
 
     @property
     def live_version(self) -> int:
@@ -95,8 +96,13 @@ class Game(db.Model):
     def correction_log(self) -> list[Correction]:
         """The corrections, oldest first. Every page of the game shows them and most games
         have none: they are only read where the game's own statement found some, so that
-        drawing a page costs one statement fewer (on PostgreSQL, a round trip)."""
-        if self.corrected or "corrections" not in inspect(self).unloaded:
+        drawing a page costs one statement fewer (on PostgreSQL, a round trip).
+
+        A correction made in this request is added through ``corrections``, which loads them
+        first: once loaded, they are what is shown, whatever the row said. (One made any other
+        way, ``Correction(game=...)``, shows once the game's row is written, as every entry
+        writes it.)"""
+        if self.has_stored_corrections or "corrections" not in inspect(self).unloaded:
             return self.corrections
         return []
 

@@ -250,7 +250,8 @@ def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
 
 
 def correct_round_one(table: Table) -> None:
-    """Round 1 played with bids (1, 0, 0, 1) and tricks (1, 0, 0, 0): Denis took the trick."""
+    """Round 1, played with bids (1, 0, 0, 1) and tricks (1, 0, 0, 0), corrected: Denis took
+    the trick, not Anne."""
     data = {
         **table.edit_data(1),
         **{f"bid_{s}": str(b) for s, b in enumerate((1, 0, 0, 1))},
