@@ -98,6 +98,18 @@ class Table:
         assert self.bids(number, bids).status_code == 302
         assert self.tricks(number, tricks).status_code == 302
 
+    def correct(
+        self, number: int, bids: Sequence[int], tricks: Sequence[int], trump: str = ""
+    ) -> TestResponse:
+        """Send round ``number``'s correction form with these numbers."""
+        data = {
+            **self.edit_data(number),
+            **{f"bid_{seat}": str(bid) for seat, bid in enumerate(bids)},
+            **{f"tricks_{seat}": str(taken) for seat, taken in enumerate(tricks)},
+            "trump": trump,
+        }
+        return self.client.post(f"{self.game_url}/rounds/{number}/edit", data=data)
+
     def edit_data(self, number: int) -> dict[str, Any]:
         """The hidden fields of the correction form of a round, as drawn now."""
         page = text(self.client.get(f"{self.game_url}/rounds/{number}/edit"))

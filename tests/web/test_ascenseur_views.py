@@ -370,13 +370,7 @@ def test_editing_an_earlier_round_rescores_and_is_logged(table: Table, app: Flas
     edit = f"{table.game_url}/rounds/1/edit"
     page = text(table.client.get(edit))
     assert checked(page, "tricks_1") == "1"
-    data = {
-        **table.edit_data(1),
-        **{f"bid_{s}": str(b) for s, b in enumerate((1, 1, 0, 0))},
-        **{f"tricks_{s}": str(t) for s, t in enumerate((1, 0, 0, 0))},
-        "trump": "",
-    }
-    response = table.client.post(edit, data=data)
+    response = table.correct(1, (1, 1, 0, 0), (1, 0, 0, 0))
     assert response.status_code == 302
     page = text(table.client.get(table.game_url))
     assert "Round 1 corrected; the scores are updated." in page

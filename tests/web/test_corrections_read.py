@@ -1,5 +1,6 @@
-"""Every family's game page lists the game's corrections, and reads them only where the game's
-own statement found some: most games have none, and on PostgreSQL a statement is a round trip."""
+"""Every family's game page reads the game's corrections only where the game's own statement
+found some: most games have none, and on PostgreSQL a statement is a round trip. (Each family's
+own tests show the corrections listed once there are some.)"""
 
 from __future__ import annotations
 

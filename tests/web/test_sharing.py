@@ -249,18 +249,6 @@ def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
         assert all(s.startswith("SELECT game.version, game.family") for s in statements)
 
 
-def correct_round_one(table: Table) -> None:
-    """Round 1, played with bids (1, 0, 0, 1) and tricks (1, 0, 0, 0), corrected: Denis took
-    the trick, not Anne."""
-    data = {
-        **table.edit_data(1),
-        **{f"bid_{s}": str(b) for s, b in enumerate((1, 0, 0, 1))},
-        **{f"tricks_{s}": str(t) for s, t in enumerate((0, 0, 0, 1))},
-        "trump": "",
-    }
-    assert table.client.post(f"{table.game_url}/rounds/1/edit", data=data).status_code == 302
-
-
 def test_on_postgresql_a_round_page_is_drawn_in_three_statements_and_no_transaction(
     postgres: PostgresServer, migrated_template: str
 ) -> None:
@@ -285,7 +273,8 @@ def test_on_postgresql_a_round_page_is_drawn_in_three_statements_and_no_transact
         assert table.client.get(table.game_url).status_code == 200
         assert len(log.since_mark()) == 1  # kept: the version alone
 
-        correct_round_one(table)
+        # Round 1 corrected: Denis took the trick, not Anne.
+        assert table.correct(1, (1, 0, 0, 1), (0, 0, 0, 1)).status_code == 302
         app.extensions["page_cache"].pages.clear()
         log.mark()
         page = table.client.get(table.game_url)
