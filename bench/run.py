@@ -3,7 +3,7 @@
     .venv/bin/python bench/run.py [--seconds 15] [--runs 3] [--no-postgresql] [--twice]
 
 Two deployments: `scorekeeper serve` on a fresh SQLite database, and the README's club
-deployment (gunicorn, a worker of four threads per core, on a PostgreSQL server that syncs
+deployment (Granian, a worker of four threads per core, on a PostgreSQL server that syncs
 every commit). Each is filled with games at every stage and driven from a load generator in
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
@@ -132,20 +132,21 @@ def serve_on_sqlite(database_url: str, folder: Path) -> Server:
     )
 
 
-def gunicorn_on_postgresql(database_url: str, folder: Path) -> Server:
-    """The README's club deployment: the tables migrated, then gunicorn with one worker per
+def granian_on_postgresql(database_url: str, folder: Path) -> Server:
+    """The README's club deployment: the tables migrated, then Granian with one worker per
     core and four threads each."""
     flask = str(Path(sys.executable).parent / "flask")
     env = {**os.environ, "DATABASE_URL": database_url}
     subprocess.run(
         [flask, "--app", "scorekeeper", "db", "upgrade"], env=env, check=True, capture_output=True
     )
-    gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent))
-    if gunicorn is None:
-        raise SystemExit("gunicorn is missing: .venv/bin/pip install -e '.[bench]'")
+    granian = shutil.which("granian", path=str(Path(sys.executable).parent))
+    if granian is None:
+        raise SystemExit("granian is missing: .venv/bin/pip install -e '.[bench]'")
     workers = str(len(SERVER_CORES))  # the README's "$(nproc)" on the server's cores
-    command = [gunicorn, "--workers", workers, "--threads", "4", "--bind", "127.0.0.1:PORT"]
-    command.append("scorekeeper:create_app_to_serve()")
+    command = [granian, "--interface", "wsgi", "--factory", "--workers", workers]
+    command += ["--blocking-threads", "4", "--respawn-failed-workers"]
+    command += ["--host", "127.0.0.1", "--port", "PORT", "scorekeeper:create_app_to_serve"]
     return start_pinned(command, database_url, folder)
 
 
@@ -599,7 +600,7 @@ def median_and_spread(values: list[float]) -> tuple[float, float]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The processor time a server has used so far: gunicorn answers in a child of the process
+    """The processor time a server has used so far: Granian answers in a child of the process
     it was started as, and a child that ended (a worker restarted) leaves its time to it."""
     total = 0
     for entry in os.listdir("/proc"):
@@ -863,7 +864,7 @@ def whole_benchmark(
             os.sched_setaffinity(0, set(CORES))
             cleanup.callback(postgres.stop)
             club = Deployment(
-                "gunicorn+postgresql", gunicorn_on_postgresql, phones_connect_directly=False
+                "granian+postgresql", granian_on_postgresql, phones_connect_directly=False
             )
             plans.append((club, postgres.url(postgres.create_database())))
         benches = [

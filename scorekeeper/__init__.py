@@ -105,7 +105,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def create_app_to_serve() -> Flask:
     """The application as a server process loads it, its start-up set aside from the garbage
-    collector: gunicorn's ``scorekeeper:create_app_to_serve()``."""
+    collector: the club deployment's ``granian --factory scorekeeper:create_app_to_serve``."""
     app = create_app()
     set_start_up_aside()
     return app

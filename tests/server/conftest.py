@@ -1,10 +1,12 @@
-"""A real server process, started as `scorekeeper serve` starts it, and a plain HTTP client."""
+"""A real server process, started as `scorekeeper serve` starts it or as the README's club
+deployment starts it, and a plain HTTP client."""
 
 from __future__ import annotations
 
 import http.cookiejar
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -22,6 +24,7 @@ import pytest
 from tests.postgres import PostgresServer
 
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+README = Path(__file__).parents[2] / "README.md"
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
@@ -91,13 +94,53 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
     )
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def club_deployment_command(port: int, workers: int) -> list[str]:
+    """The command that starts the club deployment, as the README writes it (its worker count
+    and port replaced)."""
+    written = [
+        line.strip()
+        for line in README.read_text().splitlines()
+        if line.strip().startswith(".venv/bin/granian ")
+    ]
+    assert len(written) == 1, "the README starts the club deployment in one command"
+    command = written[0].replace('"$(nproc)"', str(workers)).replace("8000", str(port))
+    bin_folder = Path(sys.executable).parent
+    return [part.replace(".venv/bin", str(bin_folder)) for part in shlex.split(command)]
+
+
+def start_club_deployment(database_url: str, database: Path, workers: int = 2) -> Server:
+    """The README's club deployment: the database migrated, then Granian's workers. Without
+    the proxy in front (``SCOREKEEPER_BEHIND_PROXY``), as the client speaks plain HTTP."""
+    env = {"DATABASE_URL": database_url, "SECRET_KEY": "server-tests"}
+    flask = Path(sys.executable).parent / "flask"
+    subprocess.run(
+        [str(flask), "--app", "scorekeeper", "db", "upgrade"],
+        env={**os.environ, **env},
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    return launch(
+        club_deployment_command(port, workers),
+        port,
+        env,
+        database,
+        database.with_name(f"club-{port}.log"),
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "club"])
 def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Server]]:
     """On SQLite one server process; on PostgreSQL two processes on one database, as a club's
-    server runs several workers."""
+    server runs several workers; and the README's club deployment, two Granian workers behind
+    one address."""
     database = tmp_path / "served.sqlite"
     if request.param == "sqlite":
         started = [start_server(f"sqlite:///{database}", database)]
+    elif request.param == "club":
+        postgres_server: PostgresServer = request.getfixturevalue("postgres")
+        url = postgres_server.url(postgres_server.create_database())
+        started = [start_club_deployment(url, database)]
     else:
         postgres: PostgresServer = request.getfixturevalue("postgres")
         url = postgres.url(postgres.create_database())
@@ -121,7 +164,7 @@ def stop(server: Server) -> None:
         raise AssertionError(f"the server ended by itself (exit {ended}):\n{server.output()}")
     server.process.terminate()
     ended = server.process.wait(10)
-    # A crashed gunicorn worker is replaced by a new one: only the log tells.
+    # A crashed Granian worker is replaced by a new one: only the log tells.
     if ended not in (0, -signal.SIGTERM) or "Fatal Python error" in server.output():
         raise AssertionError(f"the server ended badly (exit {ended}):\n{server.output()}")
 
