@@ -54,7 +54,15 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper.games.live import LIVE_PACE  # noqa: E402
 from scorekeeper.rules import ascenseur as rules  # noqa: E402
 from tests.postgres import PostgresServer, server_binaries  # noqa: E402
-from tests.server.conftest import SCOREKEEPER, Phone, Server, free_port, launch, stop  # noqa: E402
+from tests.server.conftest import (  # noqa: E402
+    SCOREKEEPER,
+    Phone,
+    Server,
+    club_deployment_command,
+    free_port,
+    launch,
+    stop,
+)
 
 NAMES = ("Anne", "Bruno", "Chloé", "Denis", "Élodie", "François")
 PRESET = "ascenseur-a-charge"
@@ -134,7 +142,7 @@ def serve_on_sqlite(database_url: str, folder: Path) -> Server:
 
 def granian_on_postgresql(database_url: str, folder: Path) -> Server:
     """The README's club deployment: the tables migrated, then Granian with one worker per
-    core and four threads each."""
+    core (and four threads each), started by the README's own command."""
     flask = str(Path(sys.executable).parent / "flask")
     env = {**os.environ, "DATABASE_URL": database_url}
     subprocess.run(
@@ -143,11 +151,8 @@ def granian_on_postgresql(database_url: str, folder: Path) -> Server:
     granian = shutil.which("granian", path=str(Path(sys.executable).parent))
     if granian is None:
         raise SystemExit("granian is missing: .venv/bin/pip install -e '.[bench]'")
-    workers = str(len(SERVER_CORES))  # the README's "$(nproc)" on the server's cores
-    command = [granian, "--interface", "wsgi", "--factory", "--workers", workers]
-    command += ["--blocking-threads", "4", "--respawn-failed-workers"]
-    command += ["--host", "127.0.0.1", "--port", "PORT", "scorekeeper:create_app_to_serve"]
-    return start_pinned(command, database_url, folder)
+    # The README's command as written, its "$(nproc)" the server's cores.
+    return start_pinned(club_deployment_command("PORT", len(SERVER_CORES)), database_url, folder)
 
 
 PROXY_CONNECTIONS = 48

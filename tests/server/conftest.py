@@ -57,16 +57,17 @@ def launch(
     wait: float = 30.0,
     preexec_fn: Callable[[], None] | None = None,
 ) -> Server:
-    """Start a server process listening on ``port`` and wait until it answers. Its stderr goes
-    to ``log`` (a pipe nobody reads fills up and stops the server), with faulthandler on, so a
-    crash leaves the stack of every thread there."""
-    with log.open("wb") as stderr:
+    """Start a server process listening on ``port`` and wait until it answers. What it writes
+    goes to ``log`` (a pipe nobody reads fills up and stops the server), with faulthandler on,
+    so a crash leaves the stack of every thread there."""
+    with log.open("wb") as output:
         process = subprocess.Popen(
             command,
             env={**os.environ, **env, "PYTHONFAULTHANDLER": "1"},
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
+            stdout=output,  # Granian logs there
+            stderr=output,
             preexec_fn=preexec_fn,
+            start_new_session=True,  # its workers can be stopped with it, whatever happens
         )
     server = Server(f"http://127.0.0.1:{port}", process, database, log)
     deadline = time.monotonic() + wait
@@ -94,16 +95,19 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
     )
 
 
-def club_deployment_command(port: int, workers: int) -> list[str]:
-    """The command that starts the club deployment, as the README writes it (its worker count
-    and port replaced)."""
+def club_deployment_command(port: int | str, workers: int) -> list[str]:
+    """The command that starts the club deployment, as the README writes it on one line (its
+    worker count and port replaced): the tests and the benchmark run exactly that."""
     written = [
         line.strip()
         for line in README.read_text().splitlines()
         if line.strip().startswith(".venv/bin/granian ")
     ]
-    assert len(written) == 1, "the README starts the club deployment in one command"
-    command = written[0].replace('"$(nproc)"', str(workers)).replace("8000", str(port))
+    assert len(written) == 1, "the README starts the club deployment in one command, one line"
+    command = written[0]
+    for as_written, here in (('"$(nproc)"', str(workers)), ("--port 8000", f"--port {port}")):
+        assert as_written in command, f"the README's command no longer says {as_written}"
+        command = command.replace(as_written, here)
     bin_folder = Path(sys.executable).parent
     return [part.replace(".venv/bin", str(bin_folder)) for part in shlex.split(command)]
 
@@ -131,9 +135,8 @@ def start_club_deployment(database_url: str, database: Path, workers: int = 2) -
 
 @pytest.fixture(params=["sqlite", "postgresql", "club"])
 def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Server]]:
-    """On SQLite one server process; on PostgreSQL two processes on one database, as a club's
-    server runs several workers; and the README's club deployment, two Granian workers behind
-    one address."""
+    """On SQLite one server process; on PostgreSQL two `serve` processes on one database; and
+    the README's club deployment, two Granian workers behind one address."""
     database = tmp_path / "served.sqlite"
     if request.param == "sqlite":
         started = [start_server(f"sqlite:///{database}", database)]
@@ -163,9 +166,15 @@ def stop(server: Server) -> None:
     if ended is not None:
         raise AssertionError(f"the server ended by itself (exit {ended}):\n{server.output()}")
     server.process.terminate()
-    ended = server.process.wait(10)
+    try:
+        ended = server.process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.process.pid, signal.SIGKILL)  # the workers too
+        server.process.wait()
+        raise AssertionError(f"the server did not stop within 10 s:\n{server.output()}") from None
     # A crashed Granian worker is replaced by a new one: only the log tells.
-    if ended not in (0, -signal.SIGTERM) or "Fatal Python error" in server.output():
+    crashed = ("Fatal Python error", "Unexpected exit from worker")
+    if ended not in (0, -signal.SIGTERM) or any(sign in server.output() for sign in crashed):
         raise AssertionError(f"the server ended badly (exit {ended}):\n{server.output()}")
 
 

@@ -1,6 +1,6 @@
 """Fifteen tables of a club session enter their results at the same moment, round after round,
-against a real server (two processes on PostgreSQL): none waits for another's version, none
-is refused, and every result is stored."""
+against a real server (two processes on PostgreSQL, `serve`'s or the club deployment's): none
+waits for another's version, none is refused, and every result is stored."""
 
 from __future__ import annotations
 
