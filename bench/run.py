@@ -34,7 +34,6 @@ import re
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -61,6 +60,7 @@ from tests.server.conftest import (  # noqa: E402
     club_deployment_command,
     free_port,
     launch,
+    migrate,
     stop,
 )
 
@@ -143,11 +143,7 @@ def serve_on_sqlite(database_url: str, folder: Path) -> Server:
 def granian_on_postgresql(database_url: str, folder: Path) -> Server:
     """The README's club deployment: the tables migrated, then Granian with one worker per
     core (and four threads each), started by the README's own command."""
-    flask = str(Path(sys.executable).parent / "flask")
-    env = {**os.environ, "DATABASE_URL": database_url}
-    subprocess.run(
-        [flask, "--app", "scorekeeper", "db", "upgrade"], env=env, check=True, capture_output=True
-    )
+    migrate(database_url)
     granian = shutil.which("granian", path=str(Path(sys.executable).parent))
     if granian is None:
         raise SystemExit("granian is missing: .venv/bin/pip install -e '.[bench]'")

@@ -112,22 +112,26 @@ def club_deployment_command(port: int | str, workers: int) -> list[str]:
     return [part.replace(".venv/bin", str(bin_folder)) for part in shlex.split(command)]
 
 
-def start_club_deployment(database_url: str, database: Path, workers: int = 2) -> Server:
-    """The README's club deployment: the database migrated, then Granian's workers. Without
-    the proxy in front (``SCOREKEEPER_BEHIND_PROXY``), as the client speaks plain HTTP."""
-    env = {"DATABASE_URL": database_url, "SECRET_KEY": "server-tests"}
+def migrate(database_url: str) -> None:
+    """The README's ``flask db upgrade``, which the club deployment runs before its workers."""
     flask = Path(sys.executable).parent / "flask"
     subprocess.run(
         [str(flask), "--app", "scorekeeper", "db", "upgrade"],
-        env={**os.environ, **env},
+        env={**os.environ, "DATABASE_URL": database_url},
         check=True,
         capture_output=True,
     )
+
+
+def start_club_deployment(database_url: str, database: Path, workers: int = 2) -> Server:
+    """The README's club deployment: the database migrated, then Granian's workers. Without
+    the proxy in front (``SCOREKEEPER_BEHIND_PROXY``), as the client speaks plain HTTP."""
+    migrate(database_url)
     port = free_port()
     return launch(
         club_deployment_command(port, workers),
         port,
-        env,
+        {"DATABASE_URL": database_url, "SECRET_KEY": "server-tests"},
         database,
         database.with_name(f"club-{port}.log"),
     )
@@ -140,15 +144,14 @@ def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Ser
     database = tmp_path / "served.sqlite"
     if request.param == "sqlite":
         started = [start_server(f"sqlite:///{database}", database)]
-    elif request.param == "club":
-        postgres_server: PostgresServer = request.getfixturevalue("postgres")
-        url = postgres_server.url(postgres_server.create_database())
-        started = [start_club_deployment(url, database)]
     else:
         postgres: PostgresServer = request.getfixturevalue("postgres")
         url = postgres.url(postgres.create_database())
-        started = [start_server(url, database)]
-        started.append(start_server(url, database))  # the first has migrated the database
+        if request.param == "club":
+            started = [start_club_deployment(url, database)]
+        else:
+            started = [start_server(url, database)]
+            started.append(start_server(url, database))  # the first has migrated the database
     yield started
     ended_badly = []
     for server in started:  # every one stopped, even after one that had died
