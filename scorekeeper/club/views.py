@@ -589,6 +589,7 @@ def director_result(
             return render_edit(
                 game, round_, table, board, existing, artificial=artificial, status=422
             )
+        mine.clear()  # nothing of a contract stays beside artificial scores
         mine.artificial_ns, mine.artificial_ew = str(artificial.scores.data).split("/")
         return None
     form = ResultForm()
