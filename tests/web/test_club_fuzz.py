@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
