@@ -404,24 +404,24 @@ def enter_result(game_id: str, table: int, token: str, round_: int, board: int) 
         except RuleError as error:
             form.form_errors.append(rule_message(error))
             return render_table(game, movement, table, round_, form, 422)
+        if existing is not None and existing.code == mine.code:  # the same form sent twice
+            return redirect(here)
+        if existing is not None and existing.confirmed:
+            flash(_("East-West confirmed this result: ask the director to correct it."), "error")
+            return redirect(here)
+        if form.version.data != str(row.version):
+            # Entered on another phone meanwhile, or deleted or taken back by the director:
+            # a form drawn before that puts nothing back without being asked.
+            return render_table(
+                game,
+                movement,
+                table,
+                round_,
+                form,
+                409,
+                conflict=result_conflict(game, existing, mine, row, board, round_),
+            )
         if existing is not None:
-            if existing.code == mine.code:  # the same form sent twice
-                return redirect(here)
-            if existing.confirmed:
-                flash(
-                    _("East-West confirmed this result: ask the director to correct it."), "error"
-                )
-                return redirect(here)
-            if form.version.data != str(row.version):
-                return render_table(
-                    game,
-                    movement,
-                    table,
-                    round_,
-                    form,
-                    409,
-                    conflict=result_conflict(game, existing, mine, row, here, board, round_),
-                )
             put_result(existing, form)
             existing.entered_at = utcnow()
         else:
@@ -440,17 +440,25 @@ def enter_result(game_id: str, table: int, token: str, round_: int, board: int) 
 
 def result_conflict(
     game: ClubSession,
-    theirs: ClubResult,
+    theirs: ClubResult | None,
     mine: ClubResult,
     row: ClubTable,
-    here: str,
     board: int,
     round_: int,
 ) -> dict[str, Any]:
     label = _("Board %(number)d", number=board)
+    if theirs is None:
+        title = _(
+            "Board %(number)d: this table's results changed since this page was drawn",
+            number=board,
+        )
+        stored = _("no result")
+    else:
+        title = _("Board %(number)d was entered on another phone", number=board)
+        stored = table_result_label(theirs.table_result())
     return {
-        "title": _("Board %(number)d was entered on another phone", number=board),
-        "theirs": [(label, table_result_label(theirs.table_result()))],
+        "title": title,
+        "theirs": [(label, stored)],
         "mine": [(label, table_result_label(mine.table_result()))],
         "action": url_for(
             ".enter_result",

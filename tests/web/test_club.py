@@ -26,6 +26,7 @@ from scorekeeper.games.models import Game
 from scorekeeper.rules.bridge import board_vulnerability, contract_score
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.movements import howell, mitchell
+from tests.web.crawler import forms_of
 from tests.web.table import NONCE, TOKEN, text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
@@ -742,3 +743,37 @@ def test_a_session_file_with_a_half_entered_result_is_refused(
     raw = json.dumps(document).encode()
     response = upload(client, "/import", raw, "s.json")
     assert response.status_code == 422
+
+
+@pytest.mark.parametrize("taken_back", ["delete", "undo"])
+def test_a_stale_form_sent_again_does_not_bring_back_a_result_the_director_took_away(
+    client: FlaskClient, app: Flask, taken_back: str
+) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    data = {
+        "csrf_token": token.group(1),
+        "version": version.group(1),
+        **{"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "1"},
+    }
+    assert client.post(entry.group(1), data=data).status_code == 302
+    if taken_back == "delete":
+        response = director_post(client, f"{club.url}/results/1/1/1", action="delete")
+    else:
+        (undo,) = [form for form in forms_of(text(client.get(club.url))) if "undo" in form.action]
+        response = client.post(undo.action, data={k: v[0] for k, v in undo.fields.items()})
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert club.session(app).results == []
+    response = client.post(entry.group(1), data=data)  # the phone sends its old form again
+    assert response.status_code == 409
+    page = html.unescape(text(response))
+    assert "this table's results changed since this page was drawn" in page
+    assert "no result" in page and "3NT S +1" in page
+    assert club.session(app).results == []
+    put_mine = forms_of(page)[0]  # the conflict's "Put mine instead"
+    hidden = {name: values[0] for name, values in put_mine.fields.items()}
+    assert client.post(put_mine.action, data=hidden).status_code == 302
+    assert [result.tricks for result in club.session(app).results] == [10]
