@@ -98,8 +98,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         lambda secure: security.fixed_headers(app, secure),
     )
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
-        # Behind a reverse proxy: trust its word on the scheme (HTTPS), host and client.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+        # Behind a reverse proxy: trust its word on the scheme (HTTPS) and the client. The host
+        # is the Host it passes on: a client's own X-Forwarded-Host would go through it untouched.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     return app
 
 

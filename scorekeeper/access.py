@@ -3,7 +3,9 @@
 A game's scorer link carries a secret token; opening it marks this browser as a scorer of that
 game, and the address bar moves on to the plain game address, so the token never appears in a
 page a viewer sees. On a private server (the family's laptop), every phone in the house may
-score every game.
+score every game, but for a family whose games hand out narrower links of their own (a club
+session's table links): there, in every server mode, the scorer's rights come from the scorer
+link alone.
 
 A browser is known by a random id in its signed session cookie. Every game it scores is kept in
 the database under that id, for as long as the game is: a club's director keeps a season's
@@ -24,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db, limiter
 from scorekeeper.games.models import BrowserGame, Game
+from scorekeeper.games.registry import FAMILIES
 
 BROWSER = "browser"
 SCORER_OF = "scorer_of"
@@ -57,11 +60,17 @@ def keep_older_cookie(browser: str) -> None:
     db.session.commit()
 
 
-def is_scorer(game_id: str, *, sure: bool = False) -> bool:
-    """Whether this browser scores the game. The cookie answers when it holds the game, or when
-    it holds every game the browser scores; the database, when the cookie's list is full, or
-    when ``sure`` (before a change is made)."""
-    if private_server():
+def every_phone_scores(family: str) -> bool:
+    """Whether every phone scores this family's games without the scorer link: on a private
+    server, unless the family's games give narrower links of their own."""
+    return private_server() and FAMILIES[family].every_phone_scores_at_home
+
+
+def is_scorer(game_id: str, family: str, *, sure: bool = False) -> bool:
+    """Whether this browser scores the game (of ``family``). The cookie answers when it holds
+    the game, or when it holds every game the browser scores; the database, when the cookie's
+    list is full, or when ``sure`` (before a change is made)."""
+    if every_phone_scores(family):
         return True
     recent = session.get(SCORER_OF, [])
     if game_id in recent:
@@ -73,8 +82,8 @@ def is_scorer(game_id: str, *, sure: bool = False) -> bool:
     return row is not None
 
 
-def require_scorer(game_id: str) -> None:
-    if not is_scorer(game_id, sure=True):
+def require_scorer(game: Game) -> None:
+    if not is_scorer(game.id, game.family, sure=True):
         abort(403)
 
 

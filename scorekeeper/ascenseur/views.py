@@ -154,7 +154,7 @@ def render_play(
     plan = sheet.current
     pending = pending_round(game)
     kind = "tricks" if pending else "bids"
-    scorer = is_scorer(game.id)
+    scorer = is_scorer(game.id, game.family)
     both_roles = drawing_for_both_roles()
     sees_forms = scorer or both_roles
     if form is None and plan is not None and sees_forms:

@@ -90,7 +90,7 @@ def render_pad(
     seating: SeatingForm | None = None,
 ) -> tuple[str, int]:
     evening = evening or score_evening(game)
-    scorer = is_scorer(game.id)
+    scorer = is_scorer(game.id, game.family)
     current = evening.current
     if scorer and form is None and not current.finished:
         data = {"version": game.version}

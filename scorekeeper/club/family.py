@@ -159,6 +159,8 @@ FAMILY = register(
         take_back=take_back,
         describe=describe,
         file_kind=file_kind,
+        file_for_everyone=lambda game: isinstance(game, ClubSession) and game.shows_everything(),
+        every_phone_scores_at_home=False,
         live_version=LIVE_VERSION,
     )
 )

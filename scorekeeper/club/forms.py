@@ -10,6 +10,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import Length
 
+from scorekeeper.club.models import Shown
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
 from scorekeeper.forms import Form
@@ -30,6 +31,31 @@ def stripped(value: str | None) -> str | None:
 
 def numbers(values: range) -> list[SelectChoice]:
     return [SelectChoice(value, str(value)) for value in values]
+
+
+def shown_field() -> RadioField:
+    """What the players see before the session closes: the director's choice."""
+    return RadioField(
+        _l("Before the session closes"),
+        choices=[
+            SelectChoice(
+                Shown.PLAYED.value,
+                _l(
+                    "Each table's phone shows the travellers of the boards it has played; "
+                    "everyone sees the ranking"
+                ),
+            ),
+            SelectChoice(
+                Shown.AT_THE_END.value,
+                _l("No result and no ranking for the players until the session closes"),
+            ),
+            SelectChoice(
+                Shown.ALL.value,
+                _l("Every result as it comes in, for everyone with the session's link"),
+            ),
+        ],
+        default=Shown.PLAYED.value,
+    )
 
 
 class SetupForm(Form):
@@ -73,6 +99,8 @@ class SetupForm(Form):
         ],
         default=Scoring.MATCHPOINTS.value,
     )
+
+    shown = shown_field()
 
     def pair_count(self) -> int:
         full = 2 * int(self.tables.data)
@@ -142,3 +170,10 @@ class ArtificialForm(Form):
             self.scores.errors = [_("Choose the artificial scores.")]
             return False
         return True
+
+
+class ShownForm(Form):
+    """What the tables and those looking on see before the session closes."""
+
+    version = HiddenField()
+    shown = shown_field()

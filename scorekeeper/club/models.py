@@ -9,6 +9,7 @@ another, and a phone's stale form is caught for its own table only.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -28,6 +29,18 @@ from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell,
 
 FROM_FILE = "file"
 """The movement of a session read from a results file: the file says who sat where."""
+
+
+class Shown(StrEnum):
+    """What the tables' phones and those looking on see of the results before the session
+    closes (the director sees everything, and everyone does once it is closed)."""
+
+    AT_THE_END = "end"
+    """Nothing: the ranking, the travellers and the files when the session closes."""
+    PLAYED = "played"
+    """Each table the travellers of the boards it has played; everyone the ranking."""
+    ALL = "all"
+    """Every result as it comes in, to whoever has the session's address."""
 
 
 class ClubSession(Game):
@@ -89,6 +102,34 @@ class ClubSession(Game):
     @property
     def closed(self) -> bool:
         return bool(self.settings.get("closed", False))
+
+    @property
+    def shown(self) -> Shown:
+        """What the director shows before the session closes (a session read from a file was
+        played elsewhere: all of it)."""
+        if self.movement_kind == FROM_FILE:
+            return Shown.ALL
+        try:
+            return Shown(self.settings.get("shown", Shown.PLAYED))
+        except ValueError:
+            return Shown.PLAYED
+
+    def shows_everything(self) -> bool:
+        """Whether every result, the travellers, the score cards and the files are for all
+        who have the session's address."""
+        return self.closed or self.shown is Shown.ALL
+
+    def shows_ranking(self) -> bool:
+        return self.closed or self.shown is not Shown.AT_THE_END
+
+    def boards_shown_to(self, table: int) -> set[int]:
+        """The boards whose travellers a table's phone sees: those it has played, or every
+        board once everything is shown."""
+        if self.shows_everything():
+            return {result.board for result in self.results}
+        if self.shown is Shown.PLAYED:
+            return {result.board for result in self.results if result.table == table}
+        return set()
 
     @property
     def movement(self) -> Movement | None:

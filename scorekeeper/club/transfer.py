@@ -49,6 +49,7 @@ class SettingsFile(Schema):
     ranking: Literal["field", "direction"] = "field"
     event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     closed: bool = False
+    shown: Literal["end", "played", "all"] = "played"
 
 
 class PairFile(Schema):

@@ -14,17 +14,24 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import form_key, imports_limit, is_scorer, new_games_limit, remember
+from scorekeeper.access import (
+    form_key,
+    imports_limit,
+    is_scorer,
+    new_games_limit,
+    remember,
+    require_scorer,
+)
 from scorekeeper.club import bp, files
 from scorekeeper.club.family import FAMILY, CorrectionKind, table_result_label, table_token
-from scorekeeper.club.forms import ArtificialForm, NamesForm, ResultForm, SetupForm
+from scorekeeper.club.forms import ArtificialForm, NamesForm, ResultForm, SetupForm, ShownForm
 from scorekeeper.club.models import ClubPair, ClubResult, ClubSession, ClubTable, seating_at
 from scorekeeper.contract.forms import RESULTS
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import ATTEMPTS, Outcome, game_page, start_new_game, write_entry
 from scorekeeper.games.forms import ConfirmForm, ImportForm
-from scorekeeper.games.links import qr_svg, share_base, share_links
+from scorekeeper.games.links import link_base, qr_svg, share_base, share_links
 from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, utcnow
 from scorekeeper.games.registry import file_stem
@@ -61,6 +68,7 @@ def setup() -> str | Response | tuple[str, int]:
         "pairs": form.pair_count(),
         "scoring": form.scoring.data,
         "event": form.event.data or "",
+        "shown": form.shown.data,
     }
     game = ClubSession(settings=settings)
     movement = game.movement
@@ -146,9 +154,9 @@ def scored(game: ClubSession) -> tuple[SessionScore | None, str | None]:
 
 
 def render_session(game: ClubSession) -> str:
-    scorer = is_scorer(game.id)
+    scorer = is_scorer(game.id, game.family)
     movement = game.movement
-    score, problem = scored(game)
+    score, problem = scored(game) if scorer or game.shows_ranking() else (None, None)
     grid = progress(game, movement) if movement is not None else []
     expected = sum(cell.expected for row in grid for cell in row)
     return render_template(
@@ -165,13 +173,17 @@ def render_session(game: ClubSession) -> str:
         table_links=table_links(game) if scorer and movement is not None else [],
         undo_form=ConfirmForm(data={"version": game.live_version}) if scorer else None,
         close_form=ConfirmForm(data={"version": game.live_version}) if scorer else None,
+        shown_form=ShownForm(data={"version": game.live_version, "shown": game.shown.value})
+        if scorer and movement is not None
+        else None,
+        everything=scorer or game.shows_everything(),
         here=url_for(".session", game_id=game.id),
         live_game=game,
     )
 
 
 def table_links(game: ClubSession) -> list[tuple[int, str]]:
-    return [(table.number, share_base() + table_path(game, table.number)) for table in game.tables]
+    return [(table.number, link_base() + table_path(game, table.number)) for table in game.tables]
 
 
 def table_path(game: ClubSession, table: int, **arguments: Any) -> str:
@@ -216,6 +228,24 @@ def close(game_id: str) -> Outcome:
 
     def done(game: ClubSession) -> None:
         flash(_("The session is closed.") if game.closed else _("The session is open again."))
+
+    return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+@bp.post("/<game_id>/shown")
+def change_shown(game_id: str) -> Outcome:
+    """What the tables and those looking on see before the session closes."""
+
+    def change(game: ClubSession) -> Outcome | None:
+        form = ShownForm()
+        if not form.validate() or form.version.data != str(game.live_version):
+            flash(_("The session changed since this page was drawn; try again."), "error")
+            return game_page(game)
+        game.setting("shown", form.shown.data)
+        return None
+
+    def done(game: ClubSession) -> None:
+        flash(_("What the players see is changed."))
 
     return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
 
@@ -331,6 +361,9 @@ def render_table(
         conflict_form=ConfirmForm() if conflict else None,
         confirm_form=ConfirmForm(data={"version": stored}),
         table_url=lambda **arguments: table_path(game, table, **arguments),
+        travellers_url=url_for(
+            ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
+        ),
         here=table_path(game, table, round=shown) if shown else table_path(game, table),
         keep_awake=True,
     ), status
@@ -698,42 +731,88 @@ def movement_cards(game_id: str) -> str:
         movement=movement,
         grid=progress(game, movement),
         next_move=next_move,
-        scorer=is_scorer(game.id),
+        scorer=is_scorer(game.id, game.family),
     )
 
 
-def printout(game_id: str, template: str) -> str:
+def printout(game_id: str, template: str, **shown: Any) -> str | tuple[str, int]:
     game = club_session(game_id)
+    scorer = is_scorer(game.id, game.family)
+    if not scorer and not (
+        game.shows_ranking() if template == RANKING else game.shows_everything()
+    ):
+        return not_yet(game)
     score, problem = scored(game)
     return render_template(
-        template, game=game, score=score, problem=problem, scorer=is_scorer(game.id)
+        template,
+        game=game,
+        score=score,
+        problem=problem,
+        scorer=scorer,
+        back=url_for(".session", game_id=game.id),
+        **shown,
     )
+
+
+RANKING = "club/ranking.html"
+
+
+def not_yet(game: ClubSession) -> tuple[str, int]:
+    """What the players may not see yet, by the director's choice."""
+    return render_template("club/not_yet.html", game=game), 403
 
 
 @bp.get("/<game_id>/ranking")
-def ranking(game_id: str) -> str:
+def ranking(game_id: str) -> str | tuple[str, int]:
     """The ranking, for the notice board."""
-    return printout(game_id, "club/ranking.html")
+    return printout(game_id, RANKING)
 
 
 @bp.get("/<game_id>/travellers")
-def travellers(game_id: str) -> str:
+def travellers(game_id: str) -> str | tuple[str, int]:
     """Every board's traveller, with the matchpoints."""
     return printout(game_id, "club/travellers.html")
 
 
 @bp.get("/<game_id>/cards")
-def score_cards(game_id: str) -> str:
+def score_cards(game_id: str) -> str | tuple[str, int]:
     """Each pair's personal score card."""
     return printout(game_id, "club/cards.html")
+
+
+@bp.get("/<game_id>/table/<int:table>/<token>/travellers")
+def table_travellers(game_id: str, table: int, token: str) -> str:
+    """The travellers a table's phone may see: of the boards it has played, or every board,
+    as the director chose."""
+    game = club_session(game_id)
+    table_or_404(game, table, token)
+    score, problem = scored(game)
+    return render_template(
+        "club/travellers.html",
+        game=game,
+        score=score,
+        problem=problem,
+        scorer=False,
+        boards=sorted(game.boards_shown_to(table)),
+        back=table_path(game, table),
+        table=table,
+    )
 
 
 # --- Results files -------------------------------------------------------------------------------
 
 
+def shared_file(game_id: str) -> ClubSession:
+    """The session, for whoever may have its results files now."""
+    game = club_session(game_id)
+    if not game.shows_everything():
+        require_scorer(game)
+    return game
+
+
 @bp.get("/<game_id>/session.pbn")
 def export_pbn(game_id: str) -> Response:
-    game = club_session(game_id)
+    game = shared_file(game_id)
     return Response(
         files.pbn_of(game),
         mimetype="application/x-pbn",
@@ -743,7 +822,7 @@ def export_pbn(game_id: str) -> Response:
 
 @bp.get("/<game_id>/session.xml")
 def export_usebio(game_id: str) -> Response:
-    game = club_session(game_id)
+    game = shared_file(game_id)
     return Response(
         files.usebio_of(game),
         mimetype="application/xml",

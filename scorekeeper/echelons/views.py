@@ -86,7 +86,7 @@ def entry_form(game: EchelonsGame, **kwargs: Any) -> LogForm | RaceForm:
 def render_page(
     game: EchelonsGame, form: LogForm | RaceForm | None = None, status: int = 200
 ) -> tuple[str, int]:
-    scorer = is_scorer(game.id)
+    scorer = is_scorer(game.id, game.family)
     if scorer and form is None:
         form = entry_form(
             game, formdata=None, data={"version": game.version, "played_on": table_today()}

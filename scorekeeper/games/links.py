@@ -25,9 +25,15 @@ def share_base() -> str:
     return str(escape(base))
 
 
+def link_base() -> str:
+    """Where a link in a page starts: this request's own address, or, in a page being drawn
+    to keep, a mark that each request fills in with its own (never another's Host)."""
+    return SHARE_MARK if drawing_to_keep() else share_base()
+
+
 def share_links(game: Game) -> dict[str, str]:
     """The game's two addresses: to follow it, and to score it."""
-    base = SHARE_MARK if drawing_to_keep() else share_base()
+    base = link_base()
     family = family_of(game).key
     return {
         "viewer": base + url_for(family_of(game).page, game_id=game.id),

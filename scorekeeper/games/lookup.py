@@ -42,7 +42,7 @@ def get_game_or_404(game_id: str, kind: type[G]) -> G:
 def scorers_game(game_id: str, kind: type[G]) -> G:
     """The game, for a browser that scores it."""
     game = get_game_or_404(game_id, kind)
-    require_scorer(game.id)
+    require_scorer(game)
     return game
 
 

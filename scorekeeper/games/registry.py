@@ -64,6 +64,13 @@ class Family:
     """A line of the corrections log, in the reader's language."""
     file_kind: Callable[[Game], str]
     """What the game's files are named after, before the date and the id ("bridge-rubber")."""
+    file_for_everyone: Callable[[Game], bool] = lambda game: True
+    """Whether whoever has the game's address may have its file now; else its scorer alone (a
+    club session's, until the director shows every result)."""
+    every_phone_scores_at_home: bool = True
+    """On a private server (the family's laptop) every phone scores the family's games; not
+    where a game's own links give narrower rights (a club session's tables each enter their own
+    results, and the director's rights come from the director's link alone)."""
     live_version: Any = None
     """A select of (version, family) for the bound ``game_id``, when a game's pages change with
     more than its own row (a club session's tables each keep a version of their own)."""

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, current_app, flash, g, request
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 
-from scorekeeper.access import is_scorer, remember, require_scorer
+from scorekeeper.access import every_phone_scores, is_scorer, remember, require_scorer
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, save
 from scorekeeper.games.forms import ConfirmForm
@@ -43,14 +43,14 @@ def kept_game_page(
     # than all of them makes the phone reload until the page shows that change.
     g.page_version = version
     remember(game_id)
-    scorer = is_scorer(game_id)
+    scorer = is_scorer(game_id, family.key)
 
     def key(scorer: bool) -> Hashable:
         where = (str(get_locale()), str(get_timezone()))
         return (family.key, game_id, version, scorer, *where, *varies)
 
-    # On a private server every phone scores: none would ask for the viewers' copy.
-    both = for_both_roles and scorer and not current_app.config["PRIVATE_SERVER"]
+    # Where every phone scores, none would ask for the viewers' copy.
+    both = for_both_roles and scorer and not every_phone_scores(family.key)
     kept = ScorerAndViewer(key(True), key(False)) if both else key(scorer)
     return cached_page(kept, lambda: drawn_outside_a_transaction(draw), share_base)
 
@@ -101,7 +101,7 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         """A QR code of the viewer or the scorer link, for another phone's camera."""
         game = get_game_or_404(game_id, family.game)
         if link == "scorer":
-            require_scorer(game.id)
+            require_scorer(game)
         response = Response(qr_svg(share_links(game)[link]), mimetype="image/svg+xml")
         # The scorer link is a secret: no cache keeps it.
         response.headers["Cache-Control"] = (
@@ -133,6 +133,8 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
     def game_json(game_id: str) -> Response:
         """The whole game, every entry, as a JSON file that the import page takes back."""
         game = get_game_or_404(game_id, family.game)
+        if not family.file_for_everyone(game):
+            require_scorer(game)
         return Response(
             json.dumps(family.export(game), ensure_ascii=False, indent=2),
             mimetype="application/json",

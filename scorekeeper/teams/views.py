@@ -64,7 +64,7 @@ def render_match(
     conflict: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
     match = match or score_match(game)
-    scorer = is_scorer(game.id)
+    scorer = is_scorer(game.id, game.family)
     if scorer and form is None and match.next is not None:
         form = ResultForm(game, match.next[1], formdata=None, data={"version": game.version})
     return render_template(

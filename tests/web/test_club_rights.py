@@ -1,0 +1,168 @@
+"""Who may do what in a club session, in every server mode: the director's link gives the
+director's rights, a table's link that table's and nothing more, and those looking on see what
+the director chose to show before the session closes."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from tests.web.crawler import forms_of
+from tests.web.table import text
+from tests.web.test_club import SMALL, Club
+
+MADE = {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"}
+RESULTS_PAGES = ("travellers", "cards", "game.json", "session.pbn", "session.xml")
+
+
+def send(client: FlaskClient, page_url: str, action_part: str, **fields: str) -> int:
+    """Send the form of ``page_url`` whose address contains ``action_part`` (and whose
+    hidden ``action`` is the one given, if one is), as drawn."""
+    (form,) = [
+        f
+        for f in forms_of(text(client.get(page_url)))
+        if action_part in f.action and fields.get("action") in (None, *f.fields.get("action", []))
+    ]
+    data = {name: values[0] for name, values in form.fields.items()} | fields
+    return client.post(form.action, data=data).status_code
+
+
+@pytest.fixture(params=["private", "public"])
+def mode(request: pytest.FixtureRequest, app: Flask) -> str:
+    """``scorekeeper serve`` (every phone in the house scores) and ``--public``."""
+    app.config["PRIVATE_SERVER"] = request.param == "private"
+    return str(request.param)
+
+
+def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
+    app: Flask, client: FlaskClient, mode: str
+) -> None:
+    director = Club(client)
+    director.start(**SMALL)
+    phone = Club(app.test_client())
+    phone.url, phone.tables = director.url, {1: director.tables[1]}
+    assert phone.client.get(director.tables[1]).status_code == 200
+    assert phone.enter(1, MADE)[2] == 302
+    # The session's own address, from the table's link: the page for those looking on.
+    page = html.unescape(text(phone.client.get(director.url)))
+    assert "/table/2/" not in page and "/table/1/" not in page
+    assert "Close the session" not in page and "Director" not in page
+    assert forms_of(page) == []
+    session = director.session(app)
+    for url in (
+        f"{director.url}/results/1/2/3",
+        f"{director.url}/pairs",
+        f"{director.url}/qr/scorer.svg",
+        f"{director.url}/table/2/qr.svg",
+    ):
+        assert phone.client.get(url).status_code == 403, url
+    for url in ("close", "undo", "shown", "pairs", "results/1/1/1", "results/1/2/3"):
+        response = phone.client.post(f"{director.url}/{url}", data={"action": "delete"})
+        assert response.status_code in (400, 403), url
+    assert director.session(app).settings == session.settings
+    assert len(director.session(app).results) == 1
+    # The director's phone keeps every right.
+    assert client.get(f"{director.url}/table/2/qr.svg").status_code == 200
+    assert send(client, f"{director.url}/results/1/1/1", "/results/", action="delete") == 302
+    assert send(client, director.url, "/close") == 302
+    assert director.session(app).closed
+
+
+def play_first_round(director: Club) -> None:
+    for table in (1, 1, 2, 2):  # tables 1 and 2 play their two boards; table 3 has not played
+        assert director.enter(table, MADE)[2] == 302
+
+
+def test_before_the_session_closes_a_table_sees_the_travellers_of_the_boards_it_played(
+    app: Flask, client: FlaskClient, mode: str
+) -> None:
+    director = Club(client)
+    director.start(**SMALL)  # shown: the boards each table played (the default)
+    play_first_round(director)
+    phone = app.test_client()
+    travellers = html.unescape(text(phone.get(director.tables[3])))
+    assert "Travellers of the boards played here" in travellers
+    for table, boards in ((1, {1, 2}), (3, set())):
+        page = html.unescape(text(phone.get(director.tables[table] + "/travellers")))
+        shown = {b for b in range(1, 7) if f"Board {b} ·" in page}
+        assert shown == boards, (table, shown)
+    page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
+    assert "once this table has played it" in page
+    for name in RESULTS_PAGES:
+        response = phone.get(f"{director.url}/{name}")
+        assert response.status_code == 403, name
+        assert b"3NT" not in response.data
+    assert "shown when the session closes" in html.unescape(
+        text(phone.get(f"{director.url}/travellers"))
+    )
+    ranking = text(phone.get(f"{director.url}/ranking"))
+    assert "NS 1" in ranking
+    for name in (*RESULTS_PAGES, "ranking"):  # the director sees all along
+        assert client.get(f"{director.url}/{name}").status_code == 200, name
+    assert send(client, director.url, "/close") == 302
+    for name in (*RESULTS_PAGES, "ranking"):  # and everyone once the session is closed
+        assert phone.get(f"{director.url}/{name}").status_code == 200, name
+    page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
+    assert {b for b in range(1, 7) if f"Board {b} ·" in page} == {1, 2, 3, 4}
+
+
+def test_the_director_may_show_nothing_before_the_end_or_everything_as_it_comes(
+    app: Flask, client: FlaskClient, mode: str
+) -> None:
+    director = Club(client)
+    director.start(**SMALL, shown="end")
+    play_first_round(director)
+    phone = app.test_client()
+    page = html.unescape(text(phone.get(director.url)))
+    assert "The director shows the ranking when the session closes." in page
+    assert "NS 1" not in page and "%" not in page.split("Ranking", 1)[1].split("</section>")[0]
+    for name in (*RESULTS_PAGES, "ranking"):
+        assert phone.get(f"{director.url}/{name}").status_code == 403, name
+    page = html.unescape(text(phone.get(director.tables[1])))
+    assert "Travellers" not in page
+    assert "Board 1 ·" not in text(phone.get(director.tables[1] + "/travellers"))
+    assert "NS 1" in text(client.get(director.url))  # the director's own page ranks
+    assert send(client, director.url, "/shown", shown="all") == 302
+    for name in (*RESULTS_PAGES, "ranking"):
+        assert phone.get(f"{director.url}/{name}").status_code == 200, name
+    page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
+    assert {b for b in range(1, 7) if f"Board {b} ·" in page} == {1, 2, 3, 4}
+
+
+def test_links_in_a_kept_page_are_the_requester_s_own(app: Flask, client: FlaskClient) -> None:
+    director = Club(client)
+    director.start(**SMALL)
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    for host in ("evil.example", "club.example"):  # the director's cookie, to other hosts
+        client.set_cookie("session", cookie.value, domain=host)
+    forged = text(client.get(director.url, base_url="http://evil.example:8139"))
+    assert f"http://evil.example:8139{director.tables[1]}" in forged  # its own address
+    page = text(client.get(director.url, base_url="http://club.example"))
+    assert "evil.example" not in page
+    assert f"http://club.example{director.tables[1]}" in page
+
+
+def test_behind_the_proxy_a_client_s_forwarded_host_is_not_believed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://"}
+    )
+    seen = []
+
+    @app.get("/where")
+    def where() -> str:
+        from flask import request
+
+        seen.append((request.host, request.scheme))
+        return "here"
+
+    headers = {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"}
+    app.test_client().get("/where", base_url="http://club.example", headers=headers)
+    assert seen == [("club.example", "https")]
