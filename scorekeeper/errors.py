@@ -11,6 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.extensions import db
+from scorekeeper.security import ForeignFormError
 
 bp = Blueprint("errors", __name__)
 
@@ -39,6 +40,14 @@ def error_page(code: int, message: Callable[[], str]) -> tuple[str, int]:
 
 @bp.app_errorhandler(CSRFError)
 def csrf_error(error: CSRFError) -> tuple[str, int]:
+    if isinstance(error, ForeignFormError):
+        return error_page(
+            400,
+            lambda: _(
+                "This form was sent from another site's page, so it was not accepted. Nothing "
+                "was changed. Open the page on this site and enter it again."
+            ),
+        )
     return error_page(
         400,
         lambda: _(

@@ -1,11 +1,19 @@
-"""What every response tells the browser: no third-party code, no framing, no referrer; pages
-(which carry a form's token, a scorer's view) kept in no cache; and, over HTTPS, HTTPS only
-from now on and a session cookie marked Secure."""
+"""What every response tells the browser: no third-party code, no framing, no referrer to
+other sites; pages and files (which carry a form's token, a scorer's view, a session's results)
+kept in no cache; and, over HTTPS, HTTPS only from now on and a session cookie marked Secure.
+
+A form is taken only from this site's own pages: besides its token, the page it was sent from
+(the Origin a browser sends with every form, or else its Referer) must be this site. Flask-WTF's
+own check over HTTPS demands a Referer, which a browser may leave out; the Origin is always
+there, so it is the one checked."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Flask, Request, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask_wtf.csrf import CSRFError
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
@@ -18,9 +26,47 @@ CONTENT_SECURITY_POLICY = (
 """The app's own files only; the one inline stylesheet by its hash (see assets.STYLESHEET)."""
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # This site's own pages say where a form came from; no other site learns an address of
+    # this one (a table's link is a secret).
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class ForeignFormError(CSRFError):
+    """A form sent from another site's page."""
+
+
+def sent_from_this_site(source: str) -> bool:
+    """Whether the page at ``source`` (an Origin or a Referer) is this site's: the same host
+    and port, over HTTPS when this request is. A page over HTTPS sending to a plain request
+    has a TLS proxy in front that did not say so (SCOREKEEPER_BEHIND_PROXY): the host alone
+    is compared, the proxy's port being unknown here."""
+    try:
+        theirs, ours = site_of(source), site_of(request.host_url)
+    except ValueError:  # not an address ("null"), or a port out of range
+        return False
+    if theirs[0] == "https" and ours[0] == "http":
+        return theirs[1] == ours[1]
+    return theirs == ours
+
+
+def site_of(url: str) -> tuple[str, str, int]:
+    """An address's scheme, host and port."""
+    parts = urlsplit(url)
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        raise ValueError(url)
+    return parts.scheme, parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme]
+
+
+def refuse_a_form_from_another_site() -> None:
+    if request.method in SAFE_METHODS:
+        return
+    source = request.headers.get("Origin") or request.referrer
+    if source is not None and not sent_from_this_site(source):
+        raise ForeignFormError(f"A form sent from {source!r}.")
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -61,8 +107,9 @@ def fixed_headers(app: Flask, secure: bool) -> dict[str, str]:
 def add_headers(response: Response) -> Response:
     for name, value in fixed_headers(current_app, request.is_secure).items():
         response.headers.setdefault(name, value)
-    if response.mimetype == "text/html":
-        response.headers.setdefault("Cache-Control", "no-store")
+    # Pages, game files, sheets and results: none kept by a browser or a cache in between
+    # (a shared phone's next user, a club's laptop). Files that may be kept say so themselves.
+    response.headers.setdefault("Cache-Control", "no-store")
     return response
 
 
@@ -77,6 +124,8 @@ def refuse_a_body_in_chunks() -> None:
 def init_app(app: Flask) -> None:
     app.config["CSP"] = CONTENT_SECURITY_POLICY.format(style_hash=app.config["INLINE_STYLE_HASH"])
     app.session_interface = SessionInterface()
+    app.config["WTF_CSRF_SSL_STRICT"] = False  # the Origin is checked instead
     # First of all, before the form's token is checked (which reads the body).
-    app.before_request_funcs.setdefault(None, []).insert(0, refuse_a_body_in_chunks)
+    first = app.before_request_funcs.setdefault(None, [])
+    first[0:0] = [refuse_a_body_in_chunks, refuse_a_form_from_another_site]
     app.after_request(add_headers)

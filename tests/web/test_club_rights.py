@@ -151,9 +151,7 @@ def test_behind_the_proxy_a_client_s_forwarded_host_is_not_believed(
     monkeypatch: pytest.MonkeyPatch, tmp_path: object
 ) -> None:
     monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://"}
-    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     seen = []
 
     @app.get("/where")

@@ -387,7 +387,7 @@ def test_every_page_sends_the_security_headers(client: FlaskClient, url: str) ->
     assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
     assert "unsafe-inline" not in csp and "http" not in csp
     assert headers["X-Content-Type-Options"] == "nosniff"
-    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Referrer-Policy"] == "same-origin"  # no address of this site elsewhere
 
 
 def test_the_session_cookie_is_httponly_lax_and_secure_over_https(game: Table, app: Flask) -> None:

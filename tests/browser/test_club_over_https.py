@@ -1,0 +1,216 @@
+"""The README's club deployment as a club's phones reach it: Granian's workers on PostgreSQL
+behind nginx over HTTPS, set up with the README's own lines. In Chromium, the director starts a
+session, a table's phone enters a board and East-West confirm, the director corrects it and
+closes the session; a family scores an Ascenseur round. Every form is accepted, none twice."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import ssl
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import trustme
+from playwright.sync_api import Browser, Page, Response, expect
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
+from tests.browser.test_club_phones import start_session, tap_result
+from tests.postgres import PostgresServer
+from tests.server.conftest import (
+    README,
+    Server,
+    club_deployment_command,
+    free_port,
+    launch,
+    migrate,
+    stop,
+)
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def readme_proxy_lines() -> tuple[str, list[str]]:
+    """The README's nginx lines: the upstream block, and the directives of ``location /``."""
+    lines = [line.strip().lstrip("#").strip() for line in README.read_text().splitlines()]
+    (upstream,) = [line for line in lines if line.startswith("upstream scorekeeper ")]
+    location = [line for line in lines if line.startswith(("proxy_pass ", "proxy_set_header "))]
+    location += [line for line in lines if line.startswith("proxy_http_version ")]
+    assert location, "the README's nginx lines for location / are missing"
+    return upstream, location
+
+
+def nginx_config(folder: Path, port: int, app_port: int, cert: Path, key: Path) -> Path:
+    upstream, location = readme_proxy_lines()
+    assert "server 127.0.0.1:8000;" in upstream
+    upstream = upstream.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}")
+    directives = "\n      ".join(
+        part.strip() + ";" for line in location for part in line.split(";") if part.strip()
+    )
+    temp = "\n  ".join(
+        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi")
+    )
+    temp += f"\n  uwsgi_temp_path {folder / 'uwsgi'};\n  scgi_temp_path {folder / 'scgi'};"
+    config = folder / "nginx.conf"
+    config.write_text(
+        f"""{"user root;" if os.geteuid() == 0 else ""}
+worker_processes 1;
+pid {folder / "nginx.pid"};
+events {{ worker_connections 256; }}
+http {{
+  access_log {folder / "access.log"};
+  {temp}
+  {upstream}
+  server {{
+    listen 127.0.0.1:{port} ssl;
+    server_name localhost;
+    ssl_certificate {cert};
+    ssl_certificate_key {key};
+    location / {{
+      {directives}
+    }}
+  }}
+}}
+"""
+    )
+    return config
+
+
+@dataclass
+class Deployment:
+    url: str
+    app: Server
+    proxy: subprocess.Popen[bytes]
+    folder: Path
+
+
+def wait_for_https(url: str, proxy: subprocess.Popen[bytes], log: Path) -> None:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/", timeout=2, context=context).close()
+            return
+        except OSError:
+            if proxy.poll() is not None:
+                break
+            time.sleep(0.1)
+    raise RuntimeError(f"nginx did not answer:\n{log.read_text(errors='replace')}")
+
+
+@pytest.fixture
+def deployment(postgres: PostgresServer, tmp_path: Path) -> Iterator[Deployment]:
+    if not Path(NGINX).exists():
+        if os.environ.get("CI"):
+            pytest.fail("nginx is missing: .ci/run installs Debian's nginx package")
+        pytest.skip("no nginx (apt-get install nginx)")
+    database_url = postgres.url(postgres.create_database())
+    migrate(database_url)
+    app_port = free_port()
+    app = launch(
+        club_deployment_command(app_port, 2),
+        app_port,
+        {"DATABASE_URL": database_url, "SECRET_KEY": "https", "SCOREKEEPER_BEHIND_PROXY": "1"},
+        tmp_path / "unused.sqlite",
+        tmp_path / "granian.log",
+    )
+    authority = trustme.CA()
+    certificate = authority.issue_cert("localhost", "127.0.0.1")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    certificate.cert_chain_pems[0].write_to_path(str(cert))
+    certificate.private_key_pem.write_to_path(str(key))
+    port = free_port()
+    config = nginx_config(tmp_path, port, app_port, cert, key)
+    log = tmp_path / "nginx-error.log"
+    proxy = subprocess.Popen(
+        [NGINX, "-p", str(tmp_path), "-c", str(config), "-e", str(log), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"https://localhost:{port}"
+    try:
+        wait_for_https(url, proxy, log)
+        yield Deployment(url, app, proxy, tmp_path)
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
+        stop(app)
+
+
+@pytest.fixture
+def phones(browser: Browser) -> Iterator[list[Page]]:
+    """The director's phone and a table's, each with its own cookies, trusting the club's
+    certificate as its members' phones trust a real one."""
+    contexts = [
+        browser.new_context(viewport=PHONE, locale="en-GB", ignore_https_errors=True)
+        for _ in range(2)
+    ]
+    pages = [context.new_page() for context in contexts]
+    for page in pages:
+        page.set_default_timeout(15_000)
+    yield pages
+    for context in contexts:
+        context.close()
+
+
+def refused_forms(page: Page) -> list[str]:
+    """Every answer to a form this page sends that is an error, as it arrives."""
+    refused: list[str] = []
+
+    def look(response: Response) -> None:
+        if response.request.method == "POST" and response.status >= 400:
+            refused.append(f"{response.status} {response.url}")
+
+    page.on("response", look)
+    return refused
+
+
+def test_a_club_evening_and_a_family_game_over_https(
+    deployment: Deployment, phones: list[Page]
+) -> None:
+    director, table = phones
+    refused = [refused_forms(director), refused_forms(table)]
+    links = start_session(director, deployment.url, "mitchell", 3)
+    assert director.url.startswith(deployment.url + "/club/")
+    written = director.locator(".table-links input").first.input_value()
+    # Opened on localhost, the links give the machine's address on the network instead; over
+    # HTTPS, on the port the phones asked for.
+    link, site = urlsplit(written), urlsplit(deployment.url)
+    assert (link.scheme, link.port) == ("https", site.port)
+    table.goto(links[0])
+    tap_result(table, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "1"})
+    expect(table.get_by_text("Board 1: 4♠ N +1.")).to_be_visible()
+    table.get_by_role("button", name="East-West: confirm").first.click()
+    expect(table.get_by_text("confirmed").first).to_be_visible()
+    director.reload()
+    expect(director.get_by_role("heading", name="Results in: 1 of 27")).to_be_visible()
+    director.goto(director.url + "/results/1/1/1")
+    for group, choice in (("Level", "4"), ("Strain", "♠"), ("Declarer", re.compile("^N "))):
+        director.get_by_role("group", name=group).get_by_role("radio", name=choice).click()
+    director.get_by_role("button", name="made", exact=True).click()
+    expect(director.get_by_text("Board 1 at table 1 saved.")).to_be_visible()
+    director.get_by_role("button", name="Close the session").click()
+    expect(director.get_by_text("The session is closed.")).to_be_visible()
+    table.reload()
+    expect(table.get_by_text("The session is closed").first).to_be_visible()
+    # A family's game on the same site: round 1, one card, Anne deals and may not bid 0.
+    start_game(director, deployment.url, FOUR)
+    taps = Taps(director)
+    for name, bid in (("Bruno", 1), ("Chloé", 0), ("Denis", 0), ("Anne", 1)):
+        taps.number(name, bid)
+    taps.confirm("bids")
+    taps.number("Bruno", 1)
+    taps.confirm("tricks")
+    expect(director.get_by_text("Round 2 of 23")).to_be_visible()
+    assert refused == [[], []]
+    assert all(cookie["secure"] for cookie in director.context.cookies())
