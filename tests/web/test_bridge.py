@@ -121,7 +121,22 @@ def test_a_bad_deal_is_refused_with_its_reason_and_nothing_changes(
     cases = [
         ({"level": 4, "strain": "S", "result": 0}, "Choose who played the contract."),
         ({"strain": "S", "declarer": "N", "result": 0}, "Choose the level of the contract."),
-        ({"level": 7, "strain": "S", "declarer": "N", "result": 1}, "at most 0 overtricks"),
+        (
+            {"level": 7, "strain": "NT", "declarer": "N", "result": 1},
+            "7NT cannot make an overtrick: 13 tricks is all there are.",
+        ),
+        (
+            {"level": 7, "strain": "S", "declarer": "N", "doubled": 1, "result": 2},
+            "7♠X cannot make an overtrick: 13 tricks is all there are.",
+        ),
+        (
+            {"level": 6, "strain": "H", "declarer": "N", "result": 2},
+            "6♥ can make at most 1 overtrick: 13 tricks is all there are.",
+        ),
+        (
+            {"level": 5, "strain": "C", "declarer": "N", "result": 3},
+            "5♣ can make at most 2 overtricks: 13 tricks is all there are.",
+        ),
         ({"level": 1, "strain": "S", "declarer": "N", "result": -8}, "at most 7 down"),
         (
             {"level": 3, "strain": "NT", "declarer": "N", "result": 0, "honours": "NS-100"},
