@@ -34,7 +34,8 @@ def bridge_game(game_id: str) -> BridgeGame:
 @bp.route("/new", methods=["GET", "POST"])
 @new_games_limit
 def setup() -> str | Response | tuple[str, int]:
-    """Four players in their seats, rubber or Chicago, the first dealer; then start."""
+    """Four players in their seats, rubber or Chicago, the first dealer, the settlement's
+    rounding; then start."""
     if request.method == "GET":
         form = SetupForm(data={"nonce": new_nonce()})
         return render_template("bridge/setup.html", form=form)
@@ -45,6 +46,7 @@ def setup() -> str | Response | tuple[str, int]:
         chicago=form.form.data == "chicago",
         as_duplicate=form.form.data == "chicago" and bool(form.as_duplicate.data),
         first_dealer=form.first_dealer.data,
+        rounding=form.rounding.data,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
         seatings=[SeatingRecord(number=1, seats={seat.value: n for n, seat in enumerate(SEATS)})],
     )

@@ -527,3 +527,63 @@ def test_an_entered_deal_is_said_on_the_next_page(evening: Evening) -> None:
     response = evening.deal(1, level=3, strain="NT", declarer="S", result=1)
     assert response.status_code == 302
     assert "Deal 1 entered: 3NT by S, +1." in text(evening.client.get(evening.url))
+
+
+def test_an_exact_fifty_settles_in_hundreds_as_the_evening_chose(
+    client: FlaskClient, app: Flask
+) -> None:
+    # E-W one down (50 to N-S), then two 3NT made by North: 50 + 100 + 100 + 700 = 950.
+    settled = {}
+    for rounding, hundreds in (("50-up", "+10"), ("50-down", "+9")):
+        table = Evening(client)
+        table.start(rounding=rounding)
+        table.played(1, "2H", "E", -1)
+        table.played(2, "3NT", "N", 0)
+        table.played(3, "3NT", "N", 0)
+        page = text(client.get(table.url))
+        row = re.search(
+            r'<th scope="row">Anne</th><td class="num total">([^<]+)</td>'
+            r'<td class="num">([^<]+)</td>',
+            page,
+        )
+        assert row and row.groups() == ("+950", hundreds), rounding
+        rule = "50 up" if rounding == "50-up" else "50 down"
+        assert f"In hundreds: each margin rounded to the nearest hundred, {rule}." in page
+        assert f"In hundreds: each margin rounded to the nearest hundred, {rule}." in text(
+            client.get(f"{table.url}/sheet")
+        )
+        settled[rounding] = table
+    # The choice goes with the game file, and comes back with it.
+    exported = client.get(f"{settled['50-down'].url}/game.json")
+    assert json.loads(text(exported))["settings"]["rounding"] == "50-down"
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
+    response = client.post(
+        "/import",
+        data={"csrf_token": token.group(1), "file": (io.BytesIO(exported.get_data()), "g.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302
+    copy = text(client.get(response.headers["Location"]))
+    assert "each margin rounded to the nearest hundred, 50 down." in copy
+    assert re.search(
+        r'<th scope="row">Anne</th><td class="num total">\+950</td>'
+        r'<td class="num">\+9</td>',
+        copy,
+    )
+
+
+def test_the_setup_offers_the_settlements_rounding_fifty_up_unless_chosen(
+    client: FlaskClient, app: Flask
+) -> None:
+    page = text(client.get("/bridge/new"))
+    assert 'name="rounding" type="radio" value="50-up"' in page
+    assert re.search(
+        r'<input checked id="rounding-0" name="rounding" type="radio" value="50-up">', page
+    )
+    table = Evening(client)
+    table.start()  # an older form, without the choice: 50 up, as before
+    assert "rounded to the nearest hundred, 50 up." in text(client.get(table.url))
+    refused = Evening(client)
+    with pytest.raises(AssertionError):
+        refused.start(rounding="50-sideways")
