@@ -161,7 +161,12 @@ def enter_deal(game_id: str, number: int) -> Outcome:
         if len(game.deals) + 1 != number:
             return entered_elsewhere(game, evening, form, number)
         if evening.current.finished:
-            flash(_("This rubber is over: choose who sits where for the next one."), "error")
+            over = (
+                _("This Chicago wheel is over: choose who sits where for the next one.")
+                if game.chicago
+                else _("This rubber is over: choose who sits where for the next one.")
+            )
+            flash(over, "error")
             return game_page(game)
         if not form.check():
             return render_pad(game, evening, form, 422)

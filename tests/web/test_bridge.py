@@ -587,3 +587,25 @@ def test_the_setup_offers_the_settlements_rounding_fifty_up_unless_chosen(
     refused = Evening(client)
     with pytest.raises(AssertionError):
         refused.start(rounding="50-sideways")
+
+
+def test_a_chicago_evening_speaks_of_its_wheels_not_of_rubbers(
+    client: FlaskClient, evening: Evening
+) -> None:
+    assert "Points: the rubbers played out, each won by its margin." in text(
+        client.get(evening.url)
+    )
+    table = Evening(client)
+    table.start(form="chicago")
+    for number in range(1, 5):
+        table.played(number, "1C", "N", 0)
+    for page in (text(client.get(table.url)), text(client.get(f"{table.url}/sheet"))):
+        assert (
+            "Points: the Chicago wheels of four deals played out, each won by its margin." in page
+        )
+        assert "rubber" not in page.lower()
+    late = table.deal(5, level=1, strain="C", declarer="N", result=0)
+    assert late.status_code == 302
+    assert "This Chicago wheel is over: choose who sits where for the next one." in text(
+        client.get(table.url)
+    )
