@@ -142,6 +142,17 @@ def put_deal(record: DealRecord, form: DealForm) -> None:
     record.honours_side, record.honours = (None, None) if form.passed_out() else form.honours_claim
 
 
+def checked(game: BridgeGame, form: DealForm) -> bool:
+    """The deal form's checks, and honours only where they score: a Chicago scored as
+    duplicate has none (its form does not offer them)."""
+    if not form.check():
+        return False
+    if game.as_duplicate and form.honours.data and not form.passed_out():
+        form.form_errors.append(_("Honours do not count when every deal is scored as duplicate."))
+        return False
+    return True
+
+
 def rescored(game: BridgeGame, form: DealForm) -> Evening | None:
     """The evening with the changed deals, or ``None`` with the engine's refusal on the form."""
     try:
@@ -168,7 +179,7 @@ def enter_deal(game_id: str, number: int) -> Outcome:
             )
             flash(over, "error")
             return game_page(game)
-        if not form.check():
+        if not checked(game, form):
             return render_pad(game, evening, form, 422)
         record = DealRecord(number=next_number(game), rubber=evening.current.number)
         put_deal(record, form)
@@ -189,7 +200,7 @@ def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number
     """A deal already entered: the same again changes nothing; another phone's is shown beside
     mine, and one tap puts mine in its place."""
     record = game.deals[number - 1] if 0 < number <= len(game.deals) else None
-    if record is None or not form.check():
+    if record is None or not checked(game, form):
         flash(_("That deal is not the one being played; nothing was changed."), "error")
         return game_page(game)
     mine = DealRecord(number=number, rubber=record.rubber)
@@ -264,7 +275,7 @@ def edit_deal(game_id: str, number: int) -> Outcome:
                 )
             )
             return render_edit(game, record, form, 409)
-        if not form.check():
+        if not checked(game, form):
             return render_edit(game, record, form, 422)
         old, saved = deal_code(record), record.values
         put_deal(record, form)

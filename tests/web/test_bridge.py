@@ -609,3 +609,27 @@ def test_a_chicago_evening_speaks_of_its_wheels_not_of_rubbers(
     assert "This Chicago wheel is over: choose who sits where for the next one." in text(
         client.get(table.url)
     )
+
+
+def test_a_chicago_scored_as_duplicate_neither_offers_nor_takes_honours(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = Evening(client)
+    table.start(form="chicago", as_duplicate="y")
+    assert 'name="honours"' not in text(client.get(table.url))
+    response = table.deal(1, level=4, strain="S", declarer="N", result=0, honours="NS-100")
+    assert response.status_code == 422
+    assert "Honours do not count when every deal is scored as duplicate." in text(response)
+    with app.app_context():
+        assert table.game(app).deals == []
+    table.played(1, "4S", "N", 0)
+    assert 'name="honours"' not in text(client.get(f"{table.url}/deals/1/edit"))
+    refused = edit_deal(table, 1, level=4, strain="S", declarer="N", result=0, honours="EW-150")
+    assert refused.status_code == 422
+    with app.app_context():
+        assert table.game(app).deals[0].honours is None
+    # Scored the rubber way, they count, and the form offers them.
+    rubber = Evening(client)
+    rubber.start(form="chicago")
+    assert 'name="honours"' in text(client.get(rubber.url))
+    rubber.played(1, "4S", "N", 0, honours="NS-100")
