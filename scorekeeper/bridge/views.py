@@ -183,6 +183,10 @@ def enter_deal(game_id: str, number: int) -> Outcome:
             return render_pad(game, evening, form, 422)
         record = DealRecord(number=next_number(game), rubber=evening.current.number)
         put_deal(record, form)
+        # The last deal again, from a page drawn before it was entered (the back button):
+        # asked, not entered twice. The question's form is drawn from the game as it is.
+        if repeats_the_last_deal(game, record) and not ConfirmForm.drawn_from(game):
+            return render_pad(game, evening, status=409, conflict=entered_already(game, number))
         game.deals.append(record)
         if rescored(game, form) is None:
             game.deals.remove(record)
@@ -194,6 +198,24 @@ def enter_deal(game_id: str, number: int) -> Outcome:
         flash(_("Deal %(number)d entered: %(deal)s.", number=number, deal=deal))
 
     return write_entry(lambda: scorers_game(game_id, BridgeGame), change, entered)
+
+
+def repeats_the_last_deal(game: BridgeGame, record: DealRecord) -> bool:
+    return bool(game.deals) and record.values == game.deals[-1].values
+
+
+def entered_already(game: BridgeGame, number: int) -> dict[str, Any]:
+    """The deal just entered, sent again from a page drawn before it was (the back button):
+    entered once already, or played twice? One tap enters it again."""
+    last = len(game.deals)
+    return {
+        "title": _("This deal is already entered as deal %(number)d: enter it again?", number=last),
+        "theirs": [(_("Deal %(number)d", number=last), deal_text(game.deals[-1]))],
+        "action": url_for(".enter_deal", game_id=game.id, number=number),
+        "hidden": {"version": str(game.live_version), **posted_deal()},
+        "keep": _("No, it is entered"),
+        "put": _("Enter it again as deal %(number)d", number=number),
+    }
 
 
 def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number: int) -> Outcome:
@@ -214,13 +236,18 @@ def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number
         "action": url_for(".edit_deal", game_id=game.id, number=number),
         "hidden": {
             "original": deal_code(record),
-            **{name: request.form.get(name, "") for name in DEAL_FIELDS},
+            **posted_deal(),
         },
     }
     return render_pad(game, evening, status=409, conflict=conflict)
 
 
 DEAL_FIELDS = ("level", "strain", "declarer", "doubled", "honours", "result")
+
+
+def posted_deal() -> dict[str, str]:
+    """The deal's fields as this request sent them, to send again from a conflict's form."""
+    return {name: request.form[name] for name in DEAL_FIELDS if name in request.form}
 
 
 # --- Corrections ------------------------------------------------------------------------------

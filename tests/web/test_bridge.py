@@ -633,3 +633,49 @@ def test_a_chicago_scored_as_duplicate_neither_offers_nor_takes_honours(
     rubber.start(form="chicago")
     assert 'name="honours"' in text(client.get(rubber.url))
     rubber.played(1, "4S", "N", 0, honours="NS-100")
+
+
+def test_the_last_deal_sent_again_from_a_page_drawn_before_it_asks_before_entering_it_twice(
+    evening: Evening, app: Flask
+) -> None:
+    before = evening.fields()  # the page the back button brings again
+    deal = {"level": "4", "strain": "S", "declarer": "N", "result": "0"}
+    assert evening.client.post(f"{evening.url}/deals/1", data={**before, **deal}).status_code == 302
+    again = evening.client.post(f"{evening.url}/deals/2", data={**before, **deal})
+    assert again.status_code == 409
+    page = text(again)
+    assert "This deal is already entered as deal 1: enter it again?" in page
+    assert "Deal 1 <strong>4♠ by N, made</strong>" in page
+    with app.app_context():
+        assert len(evening.game(app).deals) == 1
+    # One tap enters it again: the question's form is drawn from the game as it is now.
+    question = page[page.index('<section class="conflict"') :]
+    question = question[: question.index("</form>")]
+    assert 'action="' + evening.url + '/deals/2"' in question
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', question))
+    token = TOKEN.search(question)
+    assert token and hidden["version"] == evening.fields()["version"]
+    response = evening.client.post(
+        f"{evening.url}/deals/2", data={"csrf_token": token.group(1), **hidden}
+    )
+    assert response.status_code == 302
+    assert "Deal 2 entered: 4♠ by N, made." in text(evening.client.get(evening.url))
+    with app.app_context():
+        assert [record.values for record in evening.game(app).deals] == [
+            evening.game(app).deals[0].values
+        ] * 2
+
+
+def test_the_same_deal_again_from_the_page_drawn_after_it_is_simply_entered(
+    evening: Evening, app: Flask
+) -> None:
+    before = evening.fields()
+    evening.played(1, "1C", "S", 0)
+    evening.played(2, "1C", "S", 0)  # played twice in a row: the page said deal 2
+    # Another deal from the earlier page is no repeat: it goes in as deal 3.
+    other = {"level": "2", "strain": "C", "declarer": "E", "result": "-1"}
+    assert (
+        evening.client.post(f"{evening.url}/deals/3", data={**before, **other}).status_code == 302
+    )
+    with app.app_context():
+        assert len(evening.game(app).deals) == 3
