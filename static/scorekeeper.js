@@ -204,6 +204,21 @@ function enhanceDeal(form) {
   });
 }
 
+// The back button brings a page back drawn anew (no page is kept), showing the game as it is
+// now, where the scorer may take it for the page as it was. A form marked data-first-version is
+// sent with the version its history entry was first drawn from: the deal entered from it
+// before, sent again, is then asked about rather than entered twice.
+function sendFirstVersion(form) {
+  const version = form.querySelector('input[name="version"]');
+  const navigation = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+  const state = history.state || {};
+  if (navigation && navigation.type === "back_forward" && state.firstVersion) {
+    version.value = state.firstVersion;
+  } else {
+    history.replaceState({ ...state, firstVersion: version.value }, "");
+  }
+}
+
 // New game: name the first-dealer choices as names are typed; redraw the preview as the form
 // changes.
 function enhanceSetup(form) {
@@ -333,4 +348,5 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   document.querySelectorAll("form.setup[data-preview]").forEach(enhanceSetup);
   document.querySelectorAll("form.deal-entry").forEach(enhanceDeal);
+  document.querySelectorAll("form[data-first-version]").forEach(sendFirstVersion);
 });

@@ -87,7 +87,7 @@ class Evening:
     """Each player's running total over the rubbers or wheels played out: the margins of
     those they won, less those they lost."""
     hundreds: tuple[int, ...]
-    """The same, each margin settled in hundreds."""
+    """The same, each margin settled in hundreds (an exact 50 rounded as the table chose)."""
     points_if_stopped: tuple[int, ...]
     """The running totals if the evening stopped now, the rubber in progress with what an
     unfinished rubber scores."""
@@ -149,5 +149,7 @@ def score_evening(game: BridgeGame) -> Evening:
                 if_stopped[player] += sign * played.margin
                 if played.finished:
                     points[player] += sign * played.margin
-                    hundreds[player] += sign * bridge.settle_in_hundreds(played.margin)
+                    hundreds[player] += sign * bridge.settle_in_hundreds(
+                        played.margin, game.rounding
+                    )
     return Evening(tuple(rounds), tuple(points), tuple(hundreds), tuple(if_stopped))

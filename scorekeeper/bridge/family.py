@@ -18,6 +18,7 @@ from scorekeeper.bridge import bp
 from scorekeeper.bridge.evening import score_evening
 from scorekeeper.bridge.labels import (
     PAD_ITEMS,
+    ROUNDING,
     deal_text,
 )
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
@@ -164,6 +165,7 @@ def template_helpers() -> dict[str, Any]:
     return {
         **contract.template_helpers(),
         "pad_items": PAD_ITEMS,
+        "rounding_rule": ROUNDING,
         "deal_text": deal_text,
         "partners_label": partners_label,
     }

@@ -13,14 +13,15 @@ from scorekeeper.bridge.labels import SEAT_NAMES
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices, stripped
 from scorekeeper.forms import Form
 from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.rules.bridge import Seat
+from scorekeeper.rules.bridge import Rounding, Seat
 
 SEATS = tuple(Seat)
 HONOURS = ("", "NS-100", "NS-150", "EW-100", "EW-150")
 
 
 class SetupForm(Form):
-    """A new evening: four names in their seats, rubber or Chicago, the first dealer."""
+    """A new evening: four names in their seats, rubber or Chicago, the first dealer, and how
+    the settlement in hundreds rounds an exact 50."""
 
     nonce = HiddenField(validators=[Length(max=32)])
     north = StringField(_l("North"), validators=[Length(max=MAX_NAME)], filters=[stripped])
@@ -42,6 +43,16 @@ class SetupForm(Form):
         _l("Deals first"),
         choices=choices([(seat.value, SEAT_NAMES[seat]) for seat in SEATS]),
         default="N",
+    )
+    rounding = RadioField(
+        _l("Settled in hundreds, an exact 50"),
+        choices=choices(
+            [
+                (Rounding.FIFTY_UP.value, _l("rounds up: 950 is 10")),
+                (Rounding.FIFTY_DOWN.value, _l("rounds down: 950 is 9")),
+            ]
+        ),
+        default=Rounding.FIFTY_UP.value,
     )
 
     def names(self) -> list[str]:

@@ -21,10 +21,11 @@ from scorekeeper.contract.labels import (
     vulnerability_label,
 )
 from scorekeeper.rules import bridge
-from scorekeeper.rules.bridge import PadItem, Side
+from scorekeeper.rules.bridge import PadItem, Rounding, Side
 
 __all__ = [
     "PAD_ITEMS",
+    "ROUNDING",
     "RULE_MESSAGES",
     "SEAT_LETTERS",
     "SEAT_NAMES",
@@ -49,6 +50,12 @@ PAD_ITEMS = {
     PadItem.UNFINISHED_GAME: _l("game, unfinished rubber"),
     PadItem.UNFINISHED_PART_SCORE: _l("part-score, unfinished rubber"),
 }
+
+ROUNDING = {
+    Rounding.FIFTY_UP: _l("In hundreds: each margin rounded to the nearest hundred, 50 up."),
+    Rounding.FIFTY_DOWN: _l("In hundreds: each margin rounded to the nearest hundred, 50 down."),
+}
+"""The settlement's rule, said beside the settled figures."""
 
 
 def deal_text(record: DealRecord) -> str:

@@ -45,6 +45,15 @@ class BridgeGame(Game):
         self.setting("as_duplicate", value)
 
     @property
+    def rounding(self) -> bridge.Rounding:
+        """How the margins settled in hundreds round an exact 50, as the table chose."""
+        return bridge.Rounding(self.settings.get("rounding", bridge.Rounding.FIFTY_UP))
+
+    @rounding.setter
+    def rounding(self, value: bridge.Rounding | str) -> None:
+        self.setting("rounding", str(bridge.Rounding(value)))
+
+    @property
     def first_dealer(self) -> bridge.Seat:
         return bridge.Seat(self.settings.get("first_dealer", "N"))
 

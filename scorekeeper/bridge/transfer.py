@@ -25,6 +25,7 @@ from scorekeeper.games.transfer import (
     read_envelope,
     read_schema,
 )
+from scorekeeper.rules.bridge import Rounding
 from scorekeeper.rules.common import RuleError
 
 SeatLetter = Literal["N", "E", "S", "W"]
@@ -72,6 +73,7 @@ class SettingsFile(Schema):
     chicago: bool = False
     as_duplicate: bool = False
     first_dealer: SeatLetter = "N"
+    rounding: Rounding = Rounding.FIFTY_UP
 
 
 class GameFile(Schema):
@@ -100,6 +102,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
             "chicago": game.chicago,
             "as_duplicate": game.as_duplicate,
             "first_dealer": game.first_dealer.value,
+            "rounding": game.rounding.value,
         },
         "players": list(game.names),
         "created_at": game.created_at.isoformat(timespec="seconds"),
@@ -133,6 +136,7 @@ def game_from_json(raw: bytes) -> BridgeGame:
         chicago=document.settings.chicago,
         as_duplicate=document.settings.as_duplicate,
         first_dealer=document.settings.first_dealer,
+        rounding=document.settings.rounding,
         **({"created_at": document.created_at} if document.created_at else {}),
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
         seatings=[

@@ -34,7 +34,8 @@ def bridge_game(game_id: str) -> BridgeGame:
 @bp.route("/new", methods=["GET", "POST"])
 @new_games_limit
 def setup() -> str | Response | tuple[str, int]:
-    """Four players in their seats, rubber or Chicago, the first dealer; then start."""
+    """Four players in their seats, rubber or Chicago, the first dealer, the settlement's
+    rounding; then start."""
     if request.method == "GET":
         form = SetupForm(data={"nonce": new_nonce()})
         return render_template("bridge/setup.html", form=form)
@@ -45,6 +46,7 @@ def setup() -> str | Response | tuple[str, int]:
         chicago=form.form.data == "chicago",
         as_duplicate=form.form.data == "chicago" and bool(form.as_duplicate.data),
         first_dealer=form.first_dealer.data,
+        rounding=form.rounding.data,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
         seatings=[SeatingRecord(number=1, seats={seat.value: n for n, seat in enumerate(SEATS)})],
     )
@@ -140,6 +142,17 @@ def put_deal(record: DealRecord, form: DealForm) -> None:
     record.honours_side, record.honours = (None, None) if form.passed_out() else form.honours_claim
 
 
+def checked(game: BridgeGame, form: DealForm) -> bool:
+    """The deal form's checks, and honours only where they score: a Chicago scored as
+    duplicate has none (its form does not offer them)."""
+    if not form.check():
+        return False
+    if game.as_duplicate and form.honours.data and not form.passed_out():
+        form.form_errors.append(_("Honours do not count when every deal is scored as duplicate."))
+        return False
+    return True
+
+
 def rescored(game: BridgeGame, form: DealForm) -> Evening | None:
     """The evening with the changed deals, or ``None`` with the engine's refusal on the form."""
     try:
@@ -159,12 +172,21 @@ def enter_deal(game_id: str, number: int) -> Outcome:
         if len(game.deals) + 1 != number:
             return entered_elsewhere(game, evening, form, number)
         if evening.current.finished:
-            flash(_("This rubber is over: choose who sits where for the next one."), "error")
+            over = (
+                _("This Chicago wheel is over: choose who sits where for the next one.")
+                if game.chicago
+                else _("This rubber is over: choose who sits where for the next one.")
+            )
+            flash(over, "error")
             return game_page(game)
-        if not form.check():
+        if not checked(game, form):
             return render_pad(game, evening, form, 422)
         record = DealRecord(number=next_number(game), rubber=evening.current.number)
         put_deal(record, form)
+        # The last deal again, from a page drawn before it was entered (the back button):
+        # asked, not entered twice. The question's form is drawn from the game as it is.
+        if repeats_the_last_deal(game, record) and not ConfirmForm.drawn_from(game):
+            return render_pad(game, evening, status=409, conflict=entered_already(game, number))
         game.deals.append(record)
         if rescored(game, form) is None:
             game.deals.remove(record)
@@ -178,11 +200,29 @@ def enter_deal(game_id: str, number: int) -> Outcome:
     return write_entry(lambda: scorers_game(game_id, BridgeGame), change, entered)
 
 
+def repeats_the_last_deal(game: BridgeGame, record: DealRecord) -> bool:
+    return bool(game.deals) and record.values == game.deals[-1].values
+
+
+def entered_already(game: BridgeGame, number: int) -> dict[str, Any]:
+    """The deal just entered, sent again from a page drawn before it was (the back button):
+    entered once already, or played twice? One tap enters it again."""
+    last = len(game.deals)
+    return {
+        "title": _("This deal is already entered as deal %(number)d: enter it again?", number=last),
+        "theirs": [(_("Deal %(number)d", number=last), deal_text(game.deals[-1]))],
+        "action": url_for(".enter_deal", game_id=game.id, number=number),
+        "hidden": {"version": str(game.live_version), **posted_deal()},
+        "keep": _("No, it is entered"),
+        "put": _("Enter it again as deal %(number)d", number=number),
+    }
+
+
 def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number: int) -> Outcome:
     """A deal already entered: the same again changes nothing; another phone's is shown beside
     mine, and one tap puts mine in its place."""
     record = game.deals[number - 1] if 0 < number <= len(game.deals) else None
-    if record is None or not form.check():
+    if record is None or not checked(game, form):
         flash(_("That deal is not the one being played; nothing was changed."), "error")
         return game_page(game)
     mine = DealRecord(number=number, rubber=record.rubber)
@@ -196,13 +236,18 @@ def entered_elsewhere(game: BridgeGame, evening: Evening, form: DealForm, number
         "action": url_for(".edit_deal", game_id=game.id, number=number),
         "hidden": {
             "original": deal_code(record),
-            **{name: request.form.get(name, "") for name in DEAL_FIELDS},
+            **posted_deal(),
         },
     }
     return render_pad(game, evening, status=409, conflict=conflict)
 
 
 DEAL_FIELDS = ("level", "strain", "declarer", "doubled", "honours", "result")
+
+
+def posted_deal() -> dict[str, str]:
+    """The deal's fields as this request sent them, to send again from a conflict's form."""
+    return {name: request.form[name] for name in DEAL_FIELDS if name in request.form}
 
 
 # --- Corrections ------------------------------------------------------------------------------
@@ -257,7 +302,7 @@ def edit_deal(game_id: str, number: int) -> Outcome:
                 )
             )
             return render_edit(game, record, form, 409)
-        if not form.check():
+        if not checked(game, form):
             return render_edit(game, record, form, 422)
         old, saved = deal_code(record), record.values
         put_deal(record, form)

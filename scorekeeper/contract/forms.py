@@ -7,9 +7,10 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from wtforms import HiddenField, RadioField, SelectChoice
 
-from scorekeeper.contract.labels import strain_label
+from scorekeeper.contract.labels import contract_label, strain_label
 from scorekeeper.forms import Form
 from scorekeeper.rules.bridge import Seat, Strain
 
@@ -89,18 +90,28 @@ class DealForm(Form):
             if field.data in (None, "", "None"):
                 field.errors = [message]
                 valid = False
-        if valid:
-            tricks = 6 + int(self.level.data) + int(self.result.data)
-            if not 0 <= tricks <= 13:
-                most = 7 - int(self.level.data) if tricks > 13 else 6 + int(self.level.data)
-                message = (
-                    _("At this level the declarer can take at most %(most)d overtricks.", most=most)
-                    if tricks > 13
-                    else _("At this level the declarer can go at most %(most)d down.", most=most)
-                )
-                self.form_errors.append(message)
-                valid = False
+        if valid and not 0 <= self.tricks <= 13:
+            self.form_errors.append(self.impossible_result())
+            valid = False
         return valid
+
+    def impossible_result(self) -> str:
+        """Why the result tapped cannot be: more than 13 tricks, or fewer than none."""
+        level = int(self.level.data)
+        if self.tricks < 0:
+            return _("At this level the declarer can go at most %(most)d down.", most=6 + level)
+        contract = contract_label(level, str(self.strain.data), int(self.doubled.data or 0))
+        if level == 7:
+            return _(
+                "%(contract)s cannot make an overtrick: 13 tricks is all there are.",
+                contract=contract,
+            )
+        return ngettext(
+            "%(contract)s can make at most %(num)d overtrick: 13 tricks is all there are.",
+            "%(contract)s can make at most %(num)d overtricks: 13 tricks is all there are.",
+            7 - level,
+            contract=contract,
+        )
 
     def put_into(self, record: Any) -> None:
         """The deal in a record's level, strain, declarer, doubled and tricks (all empty, and

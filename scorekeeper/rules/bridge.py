@@ -48,6 +48,7 @@ __all__ = [
     "PairTotal",
     "PairsResult",
     "PairsSession",
+    "Rounding",
     "Rubber",
     "RubberDeal",
     "RubberGame",
@@ -1437,16 +1438,29 @@ def score_chicago(
     )
 
 
-def settle_in_hundreds(points: int) -> int:
+class Rounding(StrEnum):
+    """How a margin settled in hundreds rounds an exact 50 (RULES.md §4: clubs differ, so the
+    table chooses; 50 up unless it says otherwise)."""
+
+    FIFTY_UP = "50-up"
+    """An exact 50 counts as a whole hundred: 950 settles as 10."""
+    FIFTY_DOWN = "50-down"
+    """An exact 50 counts for nothing: 950 settles as 9."""
+
+
+def settle_in_hundreds(points: int, rounding: Rounding = Rounding.FIFTY_UP) -> int:
     """A rubber's or a Chicago wheel's margin as the table settles it: in hundreds, to the
-    nearest hundred, 50 counting as a whole hundred (RULES.md §2 leaves the settlement to the
-    table; this is the common custom). A negative margin settles the same way for the losers.
+    nearest hundred, an exact 50 rounded as the table chose (RULES.md §4). A negative margin
+    settles the same way for the losers.
 
     >>> [settle_in_hundreds(points) for points in (40, 50, 149, 150, 950, -50, -40)]
     [0, 1, 1, 2, 10, -1, 0]
+    >>> [settle_in_hundreds(points, Rounding.FIFTY_DOWN) for points in (50, 51, 150, 950, -950)]
+    [0, 1, 1, 9, -9]
     """
     if not _is_whole(points):
         raise BoardError(BridgeRule.SCORE, value=points)
     hundreds, rest = divmod(abs(points), 100)
-    settled = hundreds + (1 if rest >= 50 else 0)
+    halfway = 51 if rounding == Rounding.FIFTY_DOWN else 50
+    settled = hundreds + (1 if rest >= halfway else 0)
     return settled if points >= 0 else -settled

@@ -169,3 +169,29 @@ def test_the_bridge_pages_pass_the_accessibility_check(page: Page, live_server: 
     assert serious_violations(page) == []
     page.goto(page.url.rsplit("/deals/", 1)[0] + "/sheet")
     assert serious_violations(page) == []
+
+
+def test_the_back_button_then_the_same_deal_asks_before_entering_it_twice(
+    page: Page, live_server: str
+) -> None:
+    start_evening(page, live_server)
+    pad = Pad(page)
+    pad.deal("2C", "N Anne", "made")
+    page.go_back()  # the pad drawn anew, as the game is now: deal 2 to enter
+    expect(page.get_by_role("heading", name="Deal 2")).to_be_visible()
+    pad.choose("Level", "2")
+    pad.choose("Strain", "♣")
+    pad.choose("Declarer", "N Anne")
+    pad.tap(page.get_by_role("button", name="made", exact=True))
+    question = page.get_by_role("alert").filter(has_text="already entered")
+    expect(question).to_contain_text("This deal is already entered as deal 1: enter it again?")
+    expect(page.locator(".history ol.deals li")).to_have_count(1)
+    assert serious_violations(page) == []
+    question.get_by_role("button", name="Enter it again as deal 2").click()
+    expect(page.get_by_text("Deal 2 entered: 2♣ by N, made.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Deal 3")).to_be_visible()
+    expect(page.locator(".history ol.deals li")).to_have_count(2)
+    # Not a deal sent again: a deal played twice, entered from the page drawn after the first.
+    pad.deal("1C", "E Bruno", "made")
+    pad.deal("1C", "E Bruno", "made")
+    expect(page.get_by_role("heading", name="Deal 5")).to_be_visible()

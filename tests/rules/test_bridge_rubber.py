@@ -11,6 +11,7 @@ from scorekeeper.rules.bridge import (
     Honours,
     PadEntry,
     PadItem,
+    Rounding,
     RubberDeal,
     RubberGame,
     RubberOverError,
@@ -21,6 +22,7 @@ from scorekeeper.rules.bridge import (
     contract_score,
     score_chicago,
     score_rubber,
+    settle_in_hundreds,
 )
 
 
@@ -360,3 +362,16 @@ def test_a_doubled_part_score_that_makes_game_is_a_game() -> None:
 def test_chicago_deals_are_numbered_from_1(number: object) -> None:
     with pytest.raises(DealError):
         chicago_vulnerability(number, Seat.NORTH)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("margin", "fifty_up", "fifty_down"),
+    [(950, 10, 9), (-950, -10, -9), (50, 1, 0), (-50, -1, 0), (951, 10, 10), (949, 9, 9)],
+)
+def test_an_exact_fifty_settles_as_the_table_chose(
+    margin: int, fifty_up: int, fifty_down: int
+) -> None:
+    # RULES.md §4: to the nearest hundred, an exact 50 up or down as the evening chose.
+    assert settle_in_hundreds(margin, Rounding.FIFTY_UP) == fifty_up
+    assert settle_in_hundreds(margin, Rounding.FIFTY_DOWN) == fifty_down
+    assert settle_in_hundreds(margin) == fifty_up  # unless the table says otherwise

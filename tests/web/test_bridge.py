@@ -121,7 +121,22 @@ def test_a_bad_deal_is_refused_with_its_reason_and_nothing_changes(
     cases = [
         ({"level": 4, "strain": "S", "result": 0}, "Choose who played the contract."),
         ({"strain": "S", "declarer": "N", "result": 0}, "Choose the level of the contract."),
-        ({"level": 7, "strain": "S", "declarer": "N", "result": 1}, "at most 0 overtricks"),
+        (
+            {"level": 7, "strain": "NT", "declarer": "N", "result": 1},
+            "7NT cannot make an overtrick: 13 tricks is all there are.",
+        ),
+        (
+            {"level": 7, "strain": "S", "declarer": "N", "doubled": 1, "result": 2},
+            "7♠X cannot make an overtrick: 13 tricks is all there are.",
+        ),
+        (
+            {"level": 6, "strain": "H", "declarer": "N", "result": 2},
+            "6♥ can make at most 1 overtrick: 13 tricks is all there are.",
+        ),
+        (
+            {"level": 5, "strain": "C", "declarer": "N", "result": 3},
+            "5♣ can make at most 2 overtricks: 13 tricks is all there are.",
+        ),
         ({"level": 1, "strain": "S", "declarer": "N", "result": -8}, "at most 7 down"),
         (
             {"level": 3, "strain": "NT", "declarer": "N", "result": 0, "honours": "NS-100"},
@@ -512,3 +527,155 @@ def test_an_entered_deal_is_said_on_the_next_page(evening: Evening) -> None:
     response = evening.deal(1, level=3, strain="NT", declarer="S", result=1)
     assert response.status_code == 302
     assert "Deal 1 entered: 3NT by S, +1." in text(evening.client.get(evening.url))
+
+
+def test_an_exact_fifty_settles_in_hundreds_as_the_evening_chose(
+    client: FlaskClient, app: Flask
+) -> None:
+    # E-W one down (50 to N-S), then two 3NT made by North: 50 + 100 + 100 + 700 = 950.
+    settled = {}
+    for rounding, hundreds in (("50-up", "+10"), ("50-down", "+9")):
+        table = Evening(client)
+        table.start(rounding=rounding)
+        table.played(1, "2H", "E", -1)
+        table.played(2, "3NT", "N", 0)
+        table.played(3, "3NT", "N", 0)
+        page = text(client.get(table.url))
+        row = re.search(
+            r'<th scope="row">Anne</th><td class="num total">([^<]+)</td>'
+            r'<td class="num">([^<]+)</td>',
+            page,
+        )
+        assert row and row.groups() == ("+950", hundreds), rounding
+        rule = "50 up" if rounding == "50-up" else "50 down"
+        assert f"In hundreds: each margin rounded to the nearest hundred, {rule}." in page
+        assert f"In hundreds: each margin rounded to the nearest hundred, {rule}." in text(
+            client.get(f"{table.url}/sheet")
+        )
+        settled[rounding] = table
+    # The choice goes with the game file, and comes back with it.
+    exported = client.get(f"{settled['50-down'].url}/game.json")
+    assert json.loads(text(exported))["settings"]["rounding"] == "50-down"
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
+    response = client.post(
+        "/import",
+        data={"csrf_token": token.group(1), "file": (io.BytesIO(exported.get_data()), "g.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302
+    copy = text(client.get(response.headers["Location"]))
+    assert "each margin rounded to the nearest hundred, 50 down." in copy
+    assert re.search(
+        r'<th scope="row">Anne</th><td class="num total">\+950</td>'
+        r'<td class="num">\+9</td>',
+        copy,
+    )
+
+
+def test_the_setup_offers_the_settlements_rounding_fifty_up_unless_chosen(
+    client: FlaskClient, app: Flask
+) -> None:
+    page = text(client.get("/bridge/new"))
+    assert 'name="rounding" type="radio" value="50-up"' in page
+    assert re.search(
+        r'<input checked id="rounding-0" name="rounding" type="radio" value="50-up">', page
+    )
+    table = Evening(client)
+    table.start()  # an older form, without the choice: 50 up, as before
+    assert "rounded to the nearest hundred, 50 up." in text(client.get(table.url))
+    refused = Evening(client)
+    with pytest.raises(AssertionError):
+        refused.start(rounding="50-sideways")
+
+
+def test_a_chicago_evening_speaks_of_its_wheels_not_of_rubbers(
+    client: FlaskClient, evening: Evening
+) -> None:
+    assert "Points: the rubbers played out, each won by its margin." in text(
+        client.get(evening.url)
+    )
+    table = Evening(client)
+    table.start(form="chicago")
+    for number in range(1, 5):
+        table.played(number, "1C", "N", 0)
+    for page in (text(client.get(table.url)), text(client.get(f"{table.url}/sheet"))):
+        assert (
+            "Points: the Chicago wheels of four deals played out, each won by its margin." in page
+        )
+        assert "rubber" not in page.lower()
+    late = table.deal(5, level=1, strain="C", declarer="N", result=0)
+    assert late.status_code == 302
+    assert "This Chicago wheel is over: choose who sits where for the next one." in text(
+        client.get(table.url)
+    )
+
+
+def test_a_chicago_scored_as_duplicate_neither_offers_nor_takes_honours(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = Evening(client)
+    table.start(form="chicago", as_duplicate="y")
+    assert 'name="honours"' not in text(client.get(table.url))
+    response = table.deal(1, level=4, strain="S", declarer="N", result=0, honours="NS-100")
+    assert response.status_code == 422
+    assert "Honours do not count when every deal is scored as duplicate." in text(response)
+    with app.app_context():
+        assert table.game(app).deals == []
+    table.played(1, "4S", "N", 0)
+    assert 'name="honours"' not in text(client.get(f"{table.url}/deals/1/edit"))
+    refused = edit_deal(table, 1, level=4, strain="S", declarer="N", result=0, honours="EW-150")
+    assert refused.status_code == 422
+    with app.app_context():
+        assert table.game(app).deals[0].honours is None
+    # Scored the rubber way, they count, and the form offers them.
+    rubber = Evening(client)
+    rubber.start(form="chicago")
+    assert 'name="honours"' in text(client.get(rubber.url))
+    rubber.played(1, "4S", "N", 0, honours="NS-100")
+
+
+def test_the_last_deal_sent_again_from_a_page_drawn_before_it_asks_before_entering_it_twice(
+    evening: Evening, app: Flask
+) -> None:
+    before = evening.fields()  # the page the back button brings again
+    deal = {"level": "4", "strain": "S", "declarer": "N", "result": "0"}
+    assert evening.client.post(f"{evening.url}/deals/1", data={**before, **deal}).status_code == 302
+    again = evening.client.post(f"{evening.url}/deals/2", data={**before, **deal})
+    assert again.status_code == 409
+    page = text(again)
+    assert "This deal is already entered as deal 1: enter it again?" in page
+    assert "Deal 1 <strong>4♠ by N, made</strong>" in page
+    with app.app_context():
+        assert len(evening.game(app).deals) == 1
+    # One tap enters it again: the question's form is drawn from the game as it is now.
+    question = page[page.index('<section class="conflict"') :]
+    question = question[: question.index("</form>")]
+    assert 'action="' + evening.url + '/deals/2"' in question
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', question))
+    token = TOKEN.search(question)
+    assert token and hidden["version"] == evening.fields()["version"]
+    response = evening.client.post(
+        f"{evening.url}/deals/2", data={"csrf_token": token.group(1), **hidden}
+    )
+    assert response.status_code == 302
+    assert "Deal 2 entered: 4♠ by N, made." in text(evening.client.get(evening.url))
+    with app.app_context():
+        assert [record.values for record in evening.game(app).deals] == [
+            evening.game(app).deals[0].values
+        ] * 2
+
+
+def test_the_same_deal_again_from_the_page_drawn_after_it_is_simply_entered(
+    evening: Evening, app: Flask
+) -> None:
+    before = evening.fields()
+    evening.played(1, "1C", "S", 0)
+    evening.played(2, "1C", "S", 0)  # played twice in a row: the page said deal 2
+    # Another deal from the earlier page is no repeat: it goes in as deal 3.
+    other = {"level": "2", "strain": "C", "declarer": "E", "result": "-1"}
+    assert (
+        evening.client.post(f"{evening.url}/deals/3", data={**before, **other}).status_code == 302
+    )
+    with app.app_context():
+        assert len(evening.game(app).deals) == 3

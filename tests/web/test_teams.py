@@ -318,7 +318,10 @@ def test_table_two_shows_table_ones_result_and_a_passed_out_board_is_one_tap(
         ({"level": 4, "strain": "S", "result": 0}, "Choose who played the contract."),
         ({"strain": "S", "declarer": "N", "result": 0}, "Choose the level of the contract."),
         ({"level": 4, "declarer": "N", "result": 0}, "Choose the strain of the contract."),
-        ({"level": 7, "strain": "S", "declarer": "N", "result": 1}, "at most 0 overtricks"),
+        (
+            {"level": 7, "strain": "S", "declarer": "N", "result": 1},
+            "7♠ cannot make an overtrick: 13 tricks is all there are.",
+        ),
         ({"level": 1, "strain": "S", "declarer": "N", "result": -8}, "at most 7 down"),
         ({"level": 3, "strain": "NT", "declarer": "N"}, "Tap the result of the deal"),
         ({"level": 9, "strain": "S", "declarer": "N", "result": 0}, "Not a valid choice"),
