@@ -74,6 +74,29 @@ def test_a_month_of_patience_games_and_its_statistics(client: FlaskClient, app: 
     assert "November 2026" in page and "December 2026" in page
 
 
+def test_a_game_logged_late_takes_its_place_by_the_day_it_was_played(
+    client: FlaskClient,
+) -> None:
+    """Two wins, then a loss; a win of last month logged afterwards starts the run of wins,
+    and the loss still ends it."""
+    log = Log(client)
+    log.start("Zoé")
+    for played_on, fields in [
+        ("2026-11-20", {"result": "won"}),
+        ("2026-11-21", {"result": "won"}),
+        ("2026-11-22", {"result": "cards", "cards_home": 40}),
+        ("2026-10-15", {"result": "won"}),
+    ]:
+        assert log.post(played_on=played_on, **fields).status_code == 302
+    page = text(client.get(log.url))
+    stats = dict(re.findall(r"<dt>([^<]+)</dt><dd>(\d+)", page))
+    assert int(stats["Wins in a row now"]) == 0 and int(stats["Longest run"]) == 3
+    bars = re.findall(r'<rect [^>]*class="(won|lost)"', page)
+    assert bars == ["won", "won", "won", "lost"]  # the chart too, in the order played
+    assert "At most the last 8 weeks with games; each game counts in the week it was played" in page
+    assert "At most the last 12 months with games" in page
+
+
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
