@@ -107,7 +107,6 @@ def render_page(
         weeks_shown=WEEKS_SHOWN,
         months_shown=MONTHS_SHOWN,
         bars=chart(games),
-        winners=game.winners,
         tally=echelons.race_tally(game.winners),
         undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
         links=share_links(game) if scorer else None,
