@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from wtforms import HiddenField, RadioField, SelectChoice
 
 from scorekeeper.contract.labels import strain_label
@@ -94,9 +95,17 @@ class DealForm(Form):
             if not 0 <= tricks <= 13:
                 most = 7 - int(self.level.data) if tricks > 13 else 6 + int(self.level.data)
                 message = (
-                    _("At this level the declarer can take at most %(most)d overtricks.", most=most)
+                    ngettext(
+                        "At this level the declarer can take at most %(num)d overtrick.",
+                        "At this level the declarer can take at most %(num)d overtricks.",
+                        most,
+                    )
                     if tricks > 13
-                    else _("At this level the declarer can go at most %(most)d down.", most=most)
+                    else ngettext(
+                        "At this level the declarer can go at most %(num)d down.",
+                        "At this level the declarer can go at most %(num)d down.",
+                        most,
+                    )
                 )
                 self.form_errors.append(message)
                 valid = False

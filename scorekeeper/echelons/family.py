@@ -8,7 +8,14 @@ from enum import StrEnum
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_date, format_datetime, format_percent, format_time, ngettext
+from flask_babel import (
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_percent,
+    format_time,
+    ngettext,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -44,12 +51,19 @@ def summary(game: Game) -> Summary:
     when = _("last change %(when)s", when=format_datetime(game.updated_at, "short"))
     if game.race:
         wins_a, wins_b, draws = echelons.race_tally(game.winners)
-        detail = _("Race: %(a)d – %(b)d, %(draws)d drawn", a=wins_a, b=wins_b, draws=draws)
+        detail = ngettext(
+            "Race: %(a)d – %(b)d, %(num)d drawn",
+            "Race: %(a)d – %(b)d, %(num)d drawn",
+            draws,
+            a=wins_a,
+            b=wins_b,
+        )
     else:
         stats = echelons.log_statistics(game.patience_games)
-        detail = _(
-            "Patience log: %(games)d games, %(rate)s won",
-            games=stats.games,
+        detail = ngettext(
+            "Patience log: %(num)d game, %(rate)s won",
+            "Patience log: %(num)d games, %(rate)s won",
+            stats.games,
             rate=format_percent(stats.win_rate),
         )
     return Summary(", ".join(game.names), f"{detail} · {when}", finished=False)
@@ -138,6 +152,15 @@ FAMILY = register(
 )
 
 
+def cards_average(value: float) -> str:
+    """An average of cards home to a tenth, with the reader's decimal mark: 38.6, 38,6."""
+    return str(format_decimal(value, "0.0"))
+
+
 @bp.context_processor
 def template_helpers() -> dict[str, Any]:
-    return {"format_percent": format_percent, "game_line": game_line}
+    return {
+        "format_percent": format_percent,
+        "game_line": game_line,
+        "cards_average": cards_average,
+    }
