@@ -69,6 +69,7 @@ def every_familys_pages(client: FlaskClient) -> list[str]:
     return [
         "/",
         "/new",
+        "/import",
         "/ascenseur/new/ascenseur",
         ascenseur.game_url,
         f"{ascenseur.game_url}/sheet",
@@ -78,6 +79,7 @@ def every_familys_pages(client: FlaskClient) -> list[str]:
         f"{evening.url}/sheet",
         f"{evening.url}/deals/1/edit",
         "/club/new",
+        "/club/import",
         club.url,
         club.tables[1],
         club.tables[2],

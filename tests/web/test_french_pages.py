@@ -20,7 +20,8 @@ from tests.web.table import text
 from tests.web.test_bridge import Evening
 from tests.web.test_i18n import CATALOG
 
-DECIMAL_POINT = re.compile(r"\d\.\d")
+DECIMAL_POINT = re.compile(r"(?<!PBN )(?<!USEBIO )\d\.\d")
+"""A figure written the English way; a file format's version (PBN 2.0) is part of its name."""
 HAND_MADE_PLURAL = re.compile(r"\w\((e?s|x)\)")
 FRENCH_PLURAL_AFTER_ONE = re.compile(r"(?<![\d,.])[01] (\w+s)\b")
 ENGLISH_PLURAL_AFTER_ONE = re.compile(r"(?<![\d,.])1 ([A-Za-z]+s)\b")
