@@ -107,7 +107,7 @@ def game_line(game: EchelonsGame, record: PatienceRecord) -> str:
 def logged_game(game: EchelonsGame, code: str | None) -> str:
     """A game a line of the corrections log names: "Nov 23, 2026, won"."""
     record = PatienceRecord.from_code(code)
-    if record is None:
+    if record is None or (record.cards_home is None) != game.race:  # from a file, for another
         return code or ""
     day = format_date(record.played_on, "medium")
     return _("%(day)s, %(outcome)s", day=day, outcome=outcome_text(game, record))

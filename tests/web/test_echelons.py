@@ -206,6 +206,36 @@ def test_the_corrections_log_of_a_race_and_in_french_reads_as_sentences(
     ]
 
 
+def test_a_corrections_log_read_from_a_file_names_what_it_cannot_say_as_it_is(
+    client: FlaskClient,
+) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    log.post(result="won", played_on="2026-11-20")
+    document = json.loads(client.get(f"{log.url}/game.json").get_data())
+    at = "2026-11-21T10:00:00"
+    document["corrections"] = [
+        {"number": 1, "at": at, "kind": "game", "old": "7/0 2026-11-20", "new": "52 2026-11-20"},
+        {"number": 1, "at": at, "kind": "game-deleted", "old": "60 2026-11-20"},
+        {"number": 1, "at": at, "kind": "undo-game", "old": "52 2026-11-20 9'"},
+    ]
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
+    response = client.post(
+        "/import",
+        data={
+            "csrf_token": token.group(1),
+            "file": (io.BytesIO(json.dumps(document).encode()), "g.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302
+    page = text(client.get(response.headers["Location"]))
+    assert ": 7/0 2026-11-20 → Nov 20, 2026, won</li>" in page  # a race's game, in a log
+    assert "(60 2026-11-20)</li>" in page  # more cards than the deck has
+    assert "taken back (Nov 20, 2026, won, 9 minutes)</li>" in page
+
+
 def test_a_log_exports_and_imports_again(client: FlaskClient, app: Flask) -> None:
     log = Log(client)
     log.start("Zoé")
