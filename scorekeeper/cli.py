@@ -168,4 +168,4 @@ def prune(days: int, dry_run: bool) -> None:
         count = remove_unplayed_games(before, dry_run=dry_run)
         db.session.commit()
     verb = "would be removed" if dry_run else "removed"
-    click.echo(f"{count} game(s) never played, started before {before:%Y-%m-%d %H:%M} UTC: {verb}.")
+    click.echo(f"Games never played, started before {before:%Y-%m-%d %H:%M} UTC: {count} {verb}.")

@@ -4,7 +4,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from scorekeeper.games.helpers import signed
+from scorekeeper.games.helpers import semicolon_list, signed
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import RANK_NAMES, Card, Suit
 
@@ -174,7 +174,7 @@ def scoring_text(scoring: rules.Scoring) -> str:
         missed = _("missed: −%(per)d per trick off", per=per)
     else:
         missed = _("missed: −%(flat)d", flat=flat)
-    return _("%(made)s; %(missed)s", made=made, missed=missed)
+    return semicolon_list([made, missed])
 
 
 RULE_TITLES = {
@@ -209,12 +209,16 @@ def house_rule_texts(variant: rules.Variant, preset: rules.Variant) -> list[str]
             texts.append(
                 _("no forbidden bid")
                 if value is None
-                else _("forbidden bid from %(cards)d cards on", cards=value)
+                else ngettext(
+                    "forbidden bid from %(num)d card on",
+                    "forbidden bid from %(num)d cards on",
+                    value,
+                )
             )
         elif name == "blind_one_card_rounds":
             texts.append(_("blind one-card rounds") if value else _("no blind rounds"))
         elif name == "scoring":
             texts.append(scoring_text(value))
         elif name == "chosen_top":
-            texts.append(_("at most %(cards)d cards", cards=value))
+            texts.append(ngettext("at most %(num)d card", "at most %(num)d cards", value))
     return texts

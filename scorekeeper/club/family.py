@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_decimal, format_time
+from flask_babel import format_datetime, format_decimal, format_time, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -65,11 +65,12 @@ def new_games() -> list[NewGame]:
 def summary(game: Game) -> Summary:
     assert isinstance(game, ClubSession)
     title = game.event or _("Pairs session")
-    detail = _(
-        "%(tables)d tables · %(results)d results · last change %(when)s",
-        tables=game.table_count,
-        results=len(game.results),
-        when=format_datetime(game.last_change, "short"),
+    detail = " · ".join(
+        [
+            ngettext("%(num)d table", "%(num)d tables", game.table_count),
+            ngettext("%(num)d result", "%(num)d results", len(game.results)),
+            _("last change %(when)s", when=format_datetime(game.last_change, "short")),
+        ]
     )
     return Summary(title, detail, finished=game.closed)
 
@@ -199,7 +200,7 @@ def figure(value: float | None, scoring: Scoring | None = None) -> str:
     if value is None:
         return "–"
     if scoring is Scoring.BUTLER:
-        return f"{value:+.0f}".replace("-", "−")
+        return str(format_decimal(value, "+0;−0"))
     return format_decimal(value, "0.0")
 
 

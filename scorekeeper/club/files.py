@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import flash
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.club.labels import difference_text, file_message
 from scorekeeper.club.models import (
@@ -52,10 +53,12 @@ def session_from_file(data: bytes) -> ClubSession:
     found = differences(record, read.published, score)
     if found:
         flash(
-            _(
-                "%(count)d of the file's published figures differ from Scorekeeper's scoring; "
+            ngettext(
+                "%(num)d of the file's published figures differs from Scorekeeper's scoring: "
+                "%(first)s",
+                "%(num)d of the file's published figures differ from Scorekeeper's scoring; "
                 "the first: %(first)s",
-                count=len(found),
+                len(found),
                 first=difference_text(found[0]),
             ),
             "error",

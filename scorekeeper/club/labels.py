@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.contract.labels import rule_message
+from scorekeeper.games.helpers import shown
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.files import Difference, Figure, FileRule
 
@@ -70,7 +71,7 @@ def file_message(error: RuleError) -> str:
     template = FILE_MESSAGES.get(error.rule)  # type: ignore[call-overload]
     if template is None:
         return rule_message(error)
-    values = {name: _shown(value) for name, value in error.values.items()}
+    values = {name: quoted(value) for name, value in error.values.items()}
     if isinstance(error.values.get("line"), int) and error.rule is not FileRule.XML:
         values["where"] = _("Line %(number)d", number=error.values["line"])
     try:
@@ -79,8 +80,9 @@ def file_message(error: RuleError) -> str:
         return str(error)
 
 
-def _shown(value: object) -> str:
-    text = repr(value) if isinstance(value, str) else str(value)
+def quoted(value: object) -> str:
+    """A value read from a file, for a message: text in quotes, cut short."""
+    text = repr(value) if isinstance(value, str) else shown(value)
     return text[:80]
 
 

@@ -99,7 +99,11 @@ class DealForm(Form):
         """Why the result tapped cannot be: more than 13 tricks, or fewer than none."""
         level = int(self.level.data)
         if self.tricks < 0:
-            return _("At this level the declarer can go at most %(most)d down.", most=6 + level)
+            return ngettext(
+                "At this level the declarer can go at most %(num)d down.",
+                "At this level the declarer can go at most %(num)d down.",
+                6 + level,
+            )
         contract = contract_label(level, str(self.strain.data), int(self.doubled.data or 0))
         if level == 7:
             return _(

@@ -8,7 +8,14 @@ from enum import StrEnum
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_percent, format_time
+from flask_babel import (
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_percent,
+    format_time,
+    ngettext,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -44,12 +51,19 @@ def summary(game: Game) -> Summary:
     when = _("last change %(when)s", when=format_datetime(game.updated_at, "short"))
     if game.race:
         wins_a, wins_b, draws = echelons.race_tally(game.winners)
-        detail = _("Race: %(a)d – %(b)d, %(draws)d drawn", a=wins_a, b=wins_b, draws=draws)
+        detail = ngettext(
+            "Race: %(a)d – %(b)d, %(num)d drawn",
+            "Race: %(a)d – %(b)d, %(num)d drawn",
+            draws,
+            a=wins_a,
+            b=wins_b,
+        )
     else:
         stats = echelons.log_statistics(game.patience_games)
-        detail = _(
-            "Patience log: %(games)d games, %(rate)s won",
-            games=stats.games,
+        detail = ngettext(
+            "Patience log: %(num)d game, %(rate)s won",
+            "Patience log: %(num)d games, %(rate)s won",
+            stats.games,
             rate=format_percent(stats.win_rate),
         )
     return Summary(", ".join(game.names), f"{detail} · {when}", finished=False)
@@ -66,12 +80,46 @@ def take_back(game: Game) -> TakenBack | None:
     return TakenBack(logged, _("Game %(number)d: taken back.", number=place))
 
 
+def outcome_text(game: EchelonsGame, record: PatienceRecord) -> str:
+    """How a game ended, in words: "won", "31 cards home, 14 minutes", "Zoé 5, Yann 7 — Zoé
+    wins"."""
+    if record.cards_home is None:
+        winner = echelons.race_winner(record.left_a or 0, record.left_b or 0)
+        names = game.names
+        result = _("a draw") if winner is None else _("%(name)s wins", name=names[winner])
+        return f"{names[0]} {record.left_a}, {names[1]} {record.left_b} — {result}"
+    if record.cards_home == echelons.CARDS:
+        text = _("won")
+    else:
+        text = ngettext("%(num)d card home", "%(num)d cards home", record.cards_home)
+    if record.minutes:
+        minutes = ngettext("%(num)d minute", "%(num)d minutes", record.minutes)
+        text = f"{text}, {minutes}"
+    return text
+
+
+def game_line(game: EchelonsGame, record: PatienceRecord) -> str:
+    """A game in the list of games logged: "Nov 23, 2026: won"."""
+    day = format_date(record.played_on, "medium")
+    return _("%(day)s: %(outcome)s", day=day, outcome=outcome_text(game, record))
+
+
+def logged_game(game: EchelonsGame, code: str | None) -> str:
+    """A game a line of the corrections log names: "Nov 23, 2026, won"."""
+    record = PatienceRecord.from_code(code)
+    if record is None or (record.cards_home is None) != game.race:  # from a file, for another
+        return code or ""
+    day = format_date(record.played_on, "medium")
+    return _("%(day)s, %(outcome)s", day=day, outcome=outcome_text(game, record))
+
+
 def describe(game: Game, change: Correction) -> str:
+    assert isinstance(game, EchelonsGame)
     details = {
         "number": change.number,
         "time": format_time(change.made_at, "short"),
-        "old": change.old or "",
-        "new": change.new or "",
+        "old": logged_game(game, change.old),
+        "new": logged_game(game, change.new),
     }
     if change.kind == CorrectionKind.GAME:
         return _("Game %(number)d corrected at %(time)s: %(old)s → %(new)s", **details)
@@ -104,6 +152,15 @@ FAMILY = register(
 )
 
 
+def cards_average(value: float) -> str:
+    """An average of cards home to a tenth, with the reader's decimal mark: 38.6, 38,6."""
+    return str(format_decimal(value, "0.0"))
+
+
 @bp.context_processor
 def template_helpers() -> dict[str, Any]:
-    return {"format_percent": format_percent}
+    return {
+        "format_percent": format_percent,
+        "game_line": game_line,
+        "cards_average": cards_average,
+    }

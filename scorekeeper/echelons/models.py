@@ -3,6 +3,7 @@ each game of patience one entry. The engine gives the statistics and the winners
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from sqlalchemy import ForeignKey, UniqueConstraint
@@ -11,6 +12,12 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules import echelons
+
+CODE = re.compile(
+    r"(?:(?P<cards>\d+)|(?P<left_a>\d+)/(?P<left_b>\d+)) (?P<day>\d{4}-\d\d-\d\d)"
+    r"(?: (?P<minutes>\d+)')?"
+)
+"""An entry's :attr:`PatienceRecord.code`, as the corrections log keeps it."""
 
 
 class EchelonsGame(Game):
@@ -75,3 +82,23 @@ class PatienceRecord(db.Model):
             minutes = f" {self.minutes}'" if self.minutes else ""
             return f"{self.cards_home} {self.played_on.isoformat()}{minutes}"
         return f"{self.left_a}/{self.left_b} {self.played_on.isoformat()}"
+
+    @classmethod
+    def from_code(cls, code: str | None) -> PatienceRecord | None:
+        """The entry a log line names (:attr:`code`), to say it in the reader's language."""
+        match = CODE.fullmatch(code or "")
+        if match is None:
+            return None
+        record = cls()
+        try:  # a log read from a file may name what no entry can be
+            record.played_on = date.fromisoformat(match["day"])
+            if match["cards"] is not None:
+                record.cards_home = int(match["cards"])
+                record.minutes = int(match["minutes"]) if match["minutes"] else None
+                echelons.PatienceGame(record.cards_home, record.played_on, record.minutes)
+            else:
+                record.left_a, record.left_b = int(match["left_a"]), int(match["left_b"])
+                echelons.race_winner(record.left_a, record.left_b)
+        except ValueError:
+            return None
+        return record

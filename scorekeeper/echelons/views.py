@@ -29,6 +29,10 @@ from scorekeeper.rules import echelons
 
 CHART_GAMES = 30
 """The chart shows the last games, up to this many."""
+WEEKS_SHOWN = 8
+"""The table week by week shows the last weeks with games, up to this many."""
+MONTHS_SHOWN = 12
+"""The table month by month shows the last months with games, up to this many."""
 
 
 def table_today() -> date:
@@ -61,17 +65,17 @@ class Bar:
     cards: int
 
 
-def chart(records: list[PatienceRecord]) -> list[Bar]:
-    """The last games as bars: the cards that reached the foundations, 52 for a win."""
-    shown = [r for r in records if r.cards_home is not None][-CHART_GAMES:]
+def chart(games: list[echelons.PatienceGame]) -> list[Bar]:
+    """The last games played as bars: the cards that reached the foundations, 52 for a win."""
+    shown = echelons.in_order_of_play(games)[-CHART_GAMES:]
     return [
         Bar(
             x=index * 10,
-            height=(r.cards_home or 0) * 100 / echelons.CARDS,
-            won=r.cards_home == 52,
-            cards=r.cards_home or 0,
+            height=game.cards_home * 100 / echelons.CARDS,
+            won=game.won,
+            cards=game.cards_home,
         )
-        for index, r in enumerate(shown)
+        for index, game in enumerate(shown)
     ]
 
 
@@ -98,10 +102,11 @@ def render_page(
         form=form,
         scorer=scorer,
         stats=echelons.log_statistics(games),
-        weeks=echelons.statistics_by_period(games, echelons.Period.WEEK)[-8:],
-        months=echelons.statistics_by_period(games, echelons.Period.MONTH)[-12:],
-        bars=chart(game.entries),
-        winners=game.winners,
+        weeks=echelons.statistics_by_period(games, echelons.Period.WEEK)[-WEEKS_SHOWN:],
+        months=echelons.statistics_by_period(games, echelons.Period.MONTH)[-MONTHS_SHOWN:],
+        weeks_shown=WEEKS_SHOWN,
+        months_shown=MONTHS_SHOWN,
+        bars=chart(games),
         tally=echelons.race_tally(game.winners),
         undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
         links=share_links(game) if scorer else None,

@@ -22,7 +22,7 @@ from scorekeeper.access import (
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page
 from scorekeeper.games.forms import ImportForm
-from scorekeeper.games.helpers import signed
+from scorekeeper.games.helpers import semicolon_list, signed
 from scorekeeper.games.live import LIVE_PACE
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Correction, Game
@@ -33,6 +33,7 @@ bp = Blueprint("games", __name__)
 
 
 bp.add_app_template_global(signed, "signed")
+bp.add_app_template_global(semicolon_list, "semicolon_list")
 
 
 @bp.record_once

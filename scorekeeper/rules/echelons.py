@@ -4,7 +4,9 @@ A game of patience is won when all 52 cards reach the foundations; otherwise it 
 cards that did. The log tells whether the player is getting better: games, wins, the win rate,
 streaks, the best and the average, over the whole log and week by week or month by month. In a
 race each player plays their own deck; the first to place every card wins, and when neither
-can, the one with fewer cards left (stock and tableau).
+can, the one with fewer cards left (stock and tableau). The log is read in the order the games
+were played: by their day, and in the order logged within a day (RULES.md §4, "Échelons
+streaks"), so a game logged late for an earlier day takes its place in the history.
 
 >>> from datetime import date
 >>> log = [PatienceGame(52, date(2026, 11, 2)), PatienceGame(31, date(2026, 11, 3)),
@@ -36,6 +38,7 @@ __all__ = [
     "PatienceGame",
     "Period",
     "PeriodStatistics",
+    "in_order_of_play",
     "log_statistics",
     "race_tally",
     "race_winner",
@@ -106,16 +109,27 @@ class PatienceGame:
         return self.cards_home == CARDS
 
 
+def in_order_of_play(games: Iterable[PatienceGame]) -> list[PatienceGame]:
+    """The games in the order they were played (RULES.md §4, "Échelons streaks"): by their day;
+    games of the same day in the order given, the order they were logged.
+
+    >>> late = PatienceGame(31, date(2026, 10, 28))
+    >>> [g.played_on.day for g in in_order_of_play([PatienceGame(52, date(2026, 11, 2)), late])]
+    [28, 2]
+    """
+    return sorted(games, key=lambda game: game.played_on)
+
+
 @dataclass(frozen=True, slots=True)
 class LogStatistics:
-    """What a log of games says, in order of play."""
+    """What a log of games says, read in the order they were played."""
 
     games: int
     wins: int
     win_rate: float
     """Wins over games, from 0 to 1 (0 for an empty log)."""
     current_streak: int
-    """Wins in a row ending with the last game."""
+    """Wins in a row ending with the last game played."""
     longest_streak: int
     best_cards: int
     """The most cards that reached the foundations in one game (0 for an empty log)."""
@@ -124,12 +138,18 @@ class LogStatistics:
 
 
 def log_statistics(games: Iterable[PatienceGame]) -> LogStatistics:
-    """The log's statistics, the games taken in the order given (the order they were played).
+    """The log's statistics, its games taken in the order they were played
+    (:func:`in_order_of_play`): a loss logged late for an earlier day ends the streak it
+    interrupted, not the current one.
 
+    >>> won = [PatienceGame(52, date(2026, 11, day)) for day in (20, 21, 22)]
+    >>> stats = log_statistics([*won, PatienceGame(12, date(2026, 11, 21))])
+    >>> stats.current_streak, stats.longest_streak
+    (1, 2)
     >>> log_statistics([]).win_rate
     0.0
     """
-    played = list(games)
+    played = in_order_of_play(games)
     streak = longest = 0
     for game in played:
         streak = streak + 1 if game.won else 0

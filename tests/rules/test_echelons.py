@@ -15,6 +15,7 @@ from scorekeeper.rules.echelons import (
     EchelonsRule,
     PatienceGame,
     Period,
+    in_order_of_play,
     log_statistics,
     race_tally,
     race_winner,
@@ -69,10 +70,27 @@ def test_an_empty_log_says_nothing_is_played() -> None:
     assert (stats.games, stats.wins, stats.win_rate, stats.best_cards) == (0, 0, 0.0, 0)
 
 
+def test_a_game_logged_late_counts_on_the_day_it_was_played() -> None:
+    """RULES.md §4: streaks follow the days played, then the order logged within a day."""
+    log = [
+        PatienceGame(52, DAY),
+        PatienceGame(52, DAY + timedelta(days=1)),
+        PatienceGame(30, DAY + timedelta(days=2)),
+        PatienceGame(52, DAY - timedelta(days=20)),  # last month's win, logged last
+        PatienceGame(12, DAY + timedelta(days=1)),  # logged after that day's win
+    ]
+    stats = log_statistics(log)
+    assert (stats.current_streak, stats.longest_streak) == (0, 3)
+    assert [game.cards_home for game in in_order_of_play(log)] == [52, 52, 52, 12, 30]
+
+
 @given(games)
 def test_the_statistics_match_an_independent_count(log: list[PatienceGame]) -> None:
     stats = log_statistics(log)
-    outcomes = "".join("W" if game.cards_home == 52 else "L" for game in log)
+    by_day: dict[date, str] = {}
+    for game in log:
+        by_day[game.played_on] = by_day.get(game.played_on, "") + ("W" if game.won else "L")
+    outcomes = "".join(by_day[day] for day in sorted(by_day))
     assert stats.wins == outcomes.count("W")
     assert stats.longest_streak == max((len(run) for run in outcomes.split("L")), default=0)
     assert stats.current_streak == len(outcomes) - len(outcomes.rstrip("W"))

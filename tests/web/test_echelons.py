@@ -45,6 +45,31 @@ class Log:
         data.update({name: str(value) for name, value in fields.items()})
         return self.client.post(f"{self.url}/games", data=data)
 
+    def hidden(self, url: str) -> dict[str, str]:
+        """The token and the version of the first form on the page at ``url``."""
+        page = text(self.client.get(url))
+        token, version = TOKEN.search(page), VERSION.search(page)
+        assert token and version
+        return {"csrf_token": token.group(1), "version": version.group(1)}
+
+    def correct(self, number: int, **fields: object):  # type: ignore[no-untyped-def]
+        edit = f"{self.url}/games/{number}/edit"
+        data = {name: str(value) for name, value in fields.items()}
+        return self.client.post(edit, data={**self.hidden(edit), **data})
+
+    def delete(self, number: int):  # type: ignore[no-untyped-def]
+        form = self.hidden(f"{self.url}/games/{number}/edit")
+        return self.client.post(f"{self.url}/games/{number}/delete", data=form)
+
+    def undo(self):  # type: ignore[no-untyped-def]
+        page = text(self.client.get(self.url))
+        token = TOKEN.search(page)
+        assert token
+        version = re.findall(r'name="version" type="hidden" value="(\d+)"', page)[-1]
+        return self.client.post(
+            f"{self.url}/undo", data={"csrf_token": token.group(1), "version": version}
+        )
+
     def entries(self, app: Flask) -> int:
         with app.app_context():
             game = db.session.get(Game, self.url.rsplit("/", 1)[1])
@@ -72,6 +97,29 @@ def test_a_month_of_patience_games_and_its_statistics(client: FlaskClient, app: 
     assert f"{sum(cards) / len(cards):.1f}" in page
     assert page.count("<rect ") == len(cards)  # the chart: one bar a game
     assert "November 2026" in page and "December 2026" in page
+
+
+def test_a_game_logged_late_takes_its_place_by_the_day_it_was_played(
+    client: FlaskClient,
+) -> None:
+    """Two wins, then a loss; a win of last month logged afterwards starts the run of wins,
+    and the loss still ends it."""
+    log = Log(client)
+    log.start("Zoé")
+    for played_on, fields in [
+        ("2026-11-20", {"result": "won"}),
+        ("2026-11-21", {"result": "won"}),
+        ("2026-11-22", {"result": "cards", "cards_home": 40}),
+        ("2026-10-15", {"result": "won"}),
+    ]:
+        assert log.post(played_on=played_on, **fields).status_code == 302
+    page = text(client.get(log.url))
+    stats = dict(re.findall(r"<dt>([^<]+)</dt><dd>(\d+)", page))
+    assert int(stats["Wins in a row now"]) == 0 and int(stats["Longest run"]) == 3
+    bars = re.findall(r'<rect [^>]*class="(won|lost)"', page)
+    assert bars == ["won", "won", "won", "lost"]  # the chart too, in the order played
+    assert "At most the last 8 weeks with games; each game counts in the week it was played" in page
+    assert "At most the last 12 months with games" in page
 
 
 @pytest.mark.parametrize(
@@ -124,39 +172,68 @@ def test_a_game_is_corrected_deleted_and_taken_back_and_each_is_logged(
     log.start("Zoé")
     log.post(result="won", played_on="2026-11-20")
     log.post(result="cards", cards_home=20, played_on="2026-11-21")
-    log.post(result="cards", cards_home=30, played_on="2026-11-22")
-    edit = text(client.get(f"{log.url}/games/2/edit"))
-    token, version = TOKEN.search(edit), VERSION.search(edit)
-    assert token and version
+    log.post(result="cards", cards_home=30, played_on="2026-11-22", minutes=1)
+    assert log.correct(2, result="won", played_on="2026-11-21").status_code == 302
+    page = text(client.get(log.url))
+    assert "Game 2 corrected at" in page
+    assert ": Nov 21, 2026, 20 cards home → Nov 21, 2026, won</li>" in page
+    assert log.delete(1).status_code == 302
+    assert log.undo().status_code == 302
+    page = text(client.get(log.url))
+    assert "Game 1 deleted at" in page and "(Nov 20, 2026, won)</li>" in page
+    assert ": taken back (Nov 22, 2026, 30 cards home, 1 minute)</li>" in page
+    assert log.entries(app) == 1
+
+
+def test_the_corrections_log_of_a_race_and_in_french_reads_as_sentences(
+    client: FlaskClient,
+) -> None:
+    race = Log(client)
+    race.start("Zoé", "Yann")
+    race.post(left_a=0, left_b=7, played_on="2026-09-03")
+    assert race.correct(1, left_a=4, left_b=4, played_on="2026-09-04").status_code == 302
+    race.post(left_a=3, left_b=0, played_on="2026-11-27")
+    assert race.undo().status_code == 302
+    client.set_cookie("language", "fr")
+    page = text(client.get(race.url))
+    log = re.search(r'<ul class="log">(.*?)</ul>', page, re.S)
+    assert log, page
+    lines = re.findall(r"<li>(.*?)</li>", log.group(1))
+    assert [re.sub(r"\d\d:\d\d", "HH:MM", line) for line in lines] == [
+        "Partie 2 à HH:MM\u00a0: annulée (27 nov. 2026, Zoé 3, Yann 0 — Yann gagne)",
+        "Partie 1 corrigée à HH:MM\u00a0: 3 sept. 2026, Zoé 0, Yann 7 — Zoé gagne"
+        " → 4 sept. 2026, Zoé 4, Yann 4 — match nul",
+    ]
+
+
+def test_a_corrections_log_read_from_a_file_names_what_it_cannot_say_as_it_is(
+    client: FlaskClient,
+) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    log.post(result="won", played_on="2026-11-20")
+    document = json.loads(client.get(f"{log.url}/game.json").get_data())
+    at = "2026-11-21T10:00:00"
+    document["corrections"] = [
+        {"number": 1, "at": at, "kind": "game", "old": "7/0 2026-11-20", "new": "52 2026-11-20"},
+        {"number": 1, "at": at, "kind": "game-deleted", "old": "60 2026-11-20"},
+        {"number": 1, "at": at, "kind": "undo-game", "old": "52 2026-11-20 9'"},
+    ]
+    token = TOKEN.search(text(client.get("/import")))
+    assert token
     response = client.post(
-        f"{log.url}/games/2/edit",
+        "/import",
         data={
             "csrf_token": token.group(1),
-            "version": version.group(1),
-            "result": "won",
-            "played_on": "2026-11-21",
+            "file": (io.BytesIO(json.dumps(document).encode()), "g.json"),
         },
+        content_type="multipart/form-data",
     )
     assert response.status_code == 302
-    page = text(client.get(log.url))
-    assert "Game 2 corrected at" in page and "20 2026-11-21 → 52 2026-11-21" in page
-    delete = text(client.get(f"{log.url}/games/1/edit"))
-    token, version = TOKEN.search(delete), VERSION.search(delete)
-    assert token and version
-    client.post(
-        f"{log.url}/games/1/delete",
-        data={"csrf_token": token.group(1), "version": version.group(1)},
-    )
-    page = text(client.get(log.url))
-    token, version = (
-        TOKEN.search(page),
-        re.findall(r'name="version" type="hidden" value="(\d+)"', page),
-    )
-    assert token and version
-    client.post(f"{log.url}/undo", data={"csrf_token": token.group(1), "version": version[-1]})
-    page = text(client.get(log.url))
-    assert "Game 1 deleted at" in page and "Game 2 at" in page and "taken back" in page
-    assert log.entries(app) == 1
+    page = text(client.get(response.headers["Location"]))
+    assert ": 7/0 2026-11-20 → Nov 20, 2026, won</li>" in page  # a race's game, in a log
+    assert "(60 2026-11-20)</li>" in page  # more cards than the deck has
+    assert "taken back (Nov 20, 2026, won, 9 minutes)</li>" in page
 
 
 def test_a_log_exports_and_imports_again(client: FlaskClient, app: Flask) -> None:
