@@ -226,3 +226,35 @@ def test_requests_sent_without_waiting_are_answered_in_turn(server: Server) -> N
             answer += chunk
     statuses = re.findall(rb"HTTP/1.1 (\d+) ", answer)
     assert statuses == [b"200", b"404", b"200"], answer[:300]
+
+
+def resident_memory(server: Server) -> int:
+    """The server process's resident memory, in bytes (Linux)."""
+    status = Path(f"/proc/{server.process.pid}/status").read_text()
+    match = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert match
+    return int(match.group(1)) * 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_long_bodies_on_their_way_wait_on_disk_not_in_memory(server: Server) -> None:
+    """Forty imports of 3 MB, each with 1 MB sent and the rest still to come: the server holds
+    their 40 MB in temporary files."""
+    host, port = server.url.removeprefix("http://").split(":")
+    before = resident_memory(server)
+    connections = []
+    try:
+        for _ in range(40):
+            connection = socket.create_connection((host, int(port)), timeout=10)
+            connection.sendall(
+                b"POST /ascenseur/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % (3 * MEGABYTE) + b" " * MEGABYTE
+            )
+            connections.append(connection)
+        time.sleep(1)  # read by the server
+        assert resident_memory(server) - before < 10 * MEGABYTE
+        with urllib.request.urlopen(server.url + "/", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        for connection in connections:
+            connection.close()
