@@ -52,7 +52,8 @@ def body_length(head: bytes, most: int) -> int:
 class Incoming:
     """What a connection has sent that no thread has read yet. Between requests it stands as
     the connection's ``rfile``, which cheroot asks (``has_data``) whether a whole request waits
-    there already, sent without waiting for the answer to the one before."""
+    there already, sent without waiting for the answer to the one before. The server must
+    limit both a request's head and its body (`scorekeeper serve` does)."""
 
     def __init__(self, server: HTTPServer, sock: socket.socket) -> None:
         self.server = server
