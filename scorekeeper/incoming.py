@@ -1,0 +1,143 @@
+"""A connection's request, gathered as it comes in without holding a thread: `scorekeeper serve`
+gives a connection to one of its threads only once its whole request has come, and the thread
+reads it from memory (or a temporary file), never from the network. A phone on a bad connection,
+or a client sending a byte at a time on purpose, holds none of the threads however slowly it
+sends."""
+
+from __future__ import annotations
+
+import io
+import socket
+import tempfile
+import time
+from typing import IO, TYPE_CHECKING
+
+from cheroot.server import HeaderReader
+
+if TYPE_CHECKING:
+    from cheroot.server import HTTPServer
+
+RECEIVE = 64 * 1024
+"""The most read from a connection at once."""
+IN_MEMORY = 64 * 1024
+"""A request longer than this (an import) waits in a temporary file: a few hundred sent slowly
+do not fill the memory."""
+SLOWEST_UPLOAD = 64 * 1024
+"""Bytes a second: a request has the server's timeout (10 s) to come whole, and one second more
+for every this many bytes it says its body has."""
+END_OF_HEAD = b"\r\n\r\n"
+read_headers = HeaderReader()
+
+
+def body_length(head: bytes, most: int) -> int:
+    """The length of the body that follows ``head`` (a request's line and headers) as cheroot
+    reads it; none when cheroot refuses the request without reading its body: sent in chunks,
+    longer than ``most``, or of a length that is not a number."""
+    lowered = head.lower()
+    if b"content-length" not in lowered and b"transfer-encoding" not in lowered:
+        return 0  # every GET: its headers are read once, by the thread
+    lines = io.BytesIO(head)
+    if lines.readline() == b"\r\n":  # one empty line may come before the request line
+        lines.readline()
+    try:
+        headers = read_headers(lines)
+        length = int(headers.get(b"Content-Length", 0))
+    except ValueError:
+        return 0
+    if headers.get(b"Transfer-Encoding") or not 0 <= length <= most:
+        return 0
+    return length
+
+
+class Incoming:
+    """What a connection has sent that no thread has read yet. Between requests it stands as
+    the connection's ``rfile``, which cheroot asks (``has_data``) whether a whole request waits
+    there already, sent without waiting for the answer to the one before. The server must
+    limit both a request's head and its body (`scorekeeper serve` does)."""
+
+    def __init__(self, server: HTTPServer, sock: socket.socket) -> None:
+        self.server = server
+        self.socket = sock
+        self.received = bytearray()
+        self.searched = 0  # the head ends after this
+        self.size: int | None = None  # the request's, once its head has come
+        self.spool: IO[bytes] | None = None  # the request so far, when it is long
+        self.started: float | None = None  # when its first byte came
+
+    def receive(self) -> bool | None:
+        """Read what the connection has sent, without waiting for more: whether a whole
+        request has come; None when the client has closed the connection."""
+        if self.has_data():
+            return True
+        wanted = RECEIVE if self.spool is None else self.size - self.spool.tell()
+        try:
+            self.socket.settimeout(0)
+            data = self.socket.recv(min(wanted, RECEIVE))
+        except BlockingIOError:
+            return False
+        except OSError:
+            return None
+        finally:
+            self.socket.settimeout(self.server.timeout)
+        if not data:
+            return None
+        if self.started is None:
+            self.started = time.time()
+        if self.spool is None:
+            self.received += data
+        else:
+            self.spool.write(data)
+        return self.has_data()
+
+    def has_data(self) -> bool:
+        """Whether a whole request has come."""
+        if self.size is None and not self._measure():
+            return False
+        gathered = len(self.received) if self.spool is None else self.spool.tell()
+        return gathered >= self.size
+
+    def _measure(self) -> bool:
+        """Learn the request's size from its head: whether the head has come."""
+        end = self.received.find(END_OF_HEAD, self.searched)
+        if end < 0:
+            self.searched = max(0, len(self.received) - len(END_OF_HEAD) + 1)
+            if len(self.received) <= self.server.max_request_header_size:
+                return False
+            self.size = len(self.received)  # cheroot refuses a head this long, reading no more
+            return True
+        head = end + len(END_OF_HEAD)
+        most = self.server.max_request_body_size
+        self.size = head + body_length(bytes(self.received[:head]), most)
+        if self.size > IN_MEMORY and len(self.received) < self.size:
+            # Closed by the thread that reads it, or with the connection.
+            self.spool = tempfile.TemporaryFile()  # noqa: SIM115
+            self.spool.write(self.received)
+            self.received.clear()
+        return True
+
+    def take(self) -> IO[bytes]:
+        """The whole request that has come (``has_data``), for a thread to read and close."""
+        request: IO[bytes]
+        if self.spool is not None:
+            request, self.spool = self.spool, None
+            request.seek(0)
+        else:
+            request = io.BytesIO(self.received[: self.size])
+            del self.received[: self.size]
+        self.size = None
+        self.searched = 0
+        self.started = time.time() if self.received else None
+        return request
+
+    def waits_from(self) -> float | None:
+        """The moment the wait for the rest of the request counts from (None between
+        requests): its first byte, not its latest, so that it cannot be sent forever a byte at a
+        time; later for a long body."""
+        if self.started is None:
+            return None
+        return self.started + (self.size or 0) / SLOWEST_UPLOAD
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+            self.spool = None
