@@ -25,6 +25,7 @@ from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, regi
 from scorekeeper.rules.bridge import Contract, Seat, board_dealer, board_vulnerability
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, Ranking, ScoredResult, Scoring, TableResult
+from scorekeeper.rules.movements import Movement, Seating
 
 
 class CorrectionKind(StrEnum):
@@ -183,6 +184,13 @@ def short_pair(number: int, direction: Side, ranking: Ranking) -> str:
     return pair_label(Pair(number, direction if ranking is Ranking.BY_DIRECTION else None))
 
 
+def sitting_out_label(movement: Movement, seating: Seating) -> str:
+    """The pair that sits out at this place, as the room calls it ("NS 7", "Pair 3")."""
+    sitting = movement.sitting_out(seating)
+    assert sitting is not None
+    return short_pair(*sitting, movement.ranking)
+
+
 def table_result_label(result: TableResult) -> str:
     """A result as travellers write it: "4♠X S +1", "passed out", "A+ / A−"."""
     if result.artificial_ns is not None:
@@ -233,6 +241,7 @@ def template_helpers() -> dict[str, Any]:
         **contract.template_helpers(),
         "pair_label": pair_label,
         "short_pair": short_pair,
+        "sitting_out_label": sitting_out_label,
         "table_result_label": table_result_label,
         "figure": figure,
         "percentage": percentage,

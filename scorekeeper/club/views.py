@@ -167,7 +167,7 @@ def render_session(game: ClubSession) -> str:
         problem=problem,
         grid=grid,
         expected=expected,
-        missing=[cell for row in grid for cell in row if not cell.sits_out and not cell.done],
+        missing=still_missing(game, grid),
         scorer=scorer,
         links=share_links(game) if scorer else None,
         table_links=table_links(game) if scorer and movement is not None else [],
@@ -180,6 +180,13 @@ def render_session(game: ClubSession) -> str:
         here=url_for(".session", game_id=game.id),
         live_game=game,
     )
+
+
+def still_missing(game: ClubSession, grid: list[list[TableRound]]) -> list[TableRound]:
+    """The tables' rounds still short of a result, up to the latest round under way: a round
+    no table has begun is not missing anything yet."""
+    under_way = max((result.round for result in game.results), default=0)
+    return [cell for row in grid[:under_way] for cell in row if not cell.sits_out and not cell.done]
 
 
 def table_links(game: ClubSession) -> list[tuple[int, str]]:

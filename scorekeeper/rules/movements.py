@@ -252,6 +252,23 @@ class Movement:
             return seating.ew == self.phantom
         return self.phantom in (seating.ns, seating.ew)
 
+    def sitting_out(self, seating: Seating) -> tuple[int, Side] | None:
+        """The real pair that sits out at this place, and the side it would have sat: the one
+        the phantom meets; ``None`` where both pairs play.
+
+        >>> movement = mitchell(3, 2, pairs=5)
+        >>> movement.sitting_out(movement.seatings[2])
+        (3, <Side.NS: 'NS'>)
+        >>> movement = howell(4, 2, pairs=7)
+        >>> movement.sitting_out(movement.place_of(8, 3))
+        (3, <Side.EW: 'EW'>)
+        """
+        if not self.sits_out(seating):
+            return None
+        if seating.ns == self.phantom and self.kind is MovementKind.HOWELL:
+            return seating.ew, Side.EW
+        return seating.ns, Side.NS
+
     def shared_with(self, seating: Seating) -> tuple[int, ...]:
         """The other tables playing the same board set in the same round, which pass its
         boards between them; only the 3-table Howell has any. A table sitting out plays

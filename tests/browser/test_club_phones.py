@@ -21,6 +21,7 @@ from tests.browser.test_ascenseur_phone import no_sideways_scroll
 from tests.browser.test_sheet_print import ARTIFACTS, pages
 from tests.web.test_club import independent_ranking, ns_score, random_result, ranking_rows
 
+FFB = Path(__file__).resolve().parents[1] / "data" / "bridge" / "ffb_2022_dn1_s1.pbn"
 STRAIN_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
 
 
@@ -185,3 +186,29 @@ def test_the_printouts_fit_their_pages(browser: Browser, live_server: str, tmp_p
         assert 1 <= count <= most, (name, count)
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / pdf.name).write_bytes(pdf.read_bytes())
+
+
+def test_a_ranking_of_44_pairs_prints_from_the_first_page(
+    page: Page, live_server: str, tmp_path: Path
+) -> None:
+    """The FFB session read from its file: one field of 44 pairs. Its ranking starts under
+    the title of page 1, not on page 2."""
+    page.goto(live_server + "/club/import")
+    page.set_input_files("input[type=file]", str(FFB))
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
+    page.goto(page.url + "/ranking")
+    pdf = tmp_path / "club-ranking-44.pdf"
+    page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", "-layout", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    places = re.findall(r"^\s*(\d+)=?\s+Pair \d+", first, re.MULTILINE)
+    assert len(places) >= 20, first  # the first page holds the ranking's first half at least
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    assert pages(info.stdout) <= 2
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / pdf.name).write_bytes(pdf.read_bytes())

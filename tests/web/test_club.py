@@ -777,3 +777,39 @@ def test_a_stale_form_sent_again_does_not_bring_back_a_result_the_director_took_
     hidden = {name: values[0] for name, values in put_mine.fields.items()}
     assert client.post(put_mine.action, data=hidden).status_code == 302
     assert [result.tricks for result in club.session(app).results] == [10]
+
+
+@pytest.mark.parametrize(
+    "movement,tables,sitting,phantom",
+    [("mitchell", "3", "NS 3", "EW 3"), ("howell", "4", "Pair 1", "Pair 8")],
+)
+def test_the_pair_sitting_out_is_named_and_the_phantom_never(
+    client: FlaskClient, movement: str, tables: str, sitting: str, phantom: str
+) -> None:
+    club = Club(client)
+    club.start(
+        movement=movement, tables=tables, boards_per_round="2", pairs="odd", scoring="matchpoints"
+    )
+    cards = text(client.get(f"{club.url}/movement"))
+    assert f"{sitting} sits out" in cards
+    assert phantom not in cards and "(sits out)" not in cards
+    for link in club.tables.values():
+        page = text(client.get(link))
+        if "sits out this round" in page:
+            assert f"{sitting} sits out this round: no board to play at this table." in page
+            assert phantom not in page
+            break
+    else:
+        raise AssertionError("no table sits out in round 1")
+
+
+def test_the_table_rounds_still_missing_are_those_of_rounds_under_way(
+    client: FlaskClient,
+) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    for _board in range(2):
+        club.enter(1, {"result": "passed"})
+    page = text(client.get(club.url))
+    assert "2 table-rounds still missing" in page  # tables 2 and 3 in round 1; not round 2 or 3
+    assert "Round 2, table" not in page
