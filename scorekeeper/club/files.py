@@ -19,7 +19,7 @@ from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord
+from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, Totals
 from scorekeeper.rules.files import differences
 
 
@@ -74,6 +74,8 @@ def session_of(record: SessionRecord) -> ClubSession:
             "ranking": record.ranking.value,
             "scoring": record.scoring.value,
             "event": record.event[:60],
+            # How the file scored its session, when it is not the default.
+            **({"totals": record.totals.value} if record.totals is not Totals.EXACT else {}),
         }
     )
     pairs: set[Pair] = set()

@@ -23,6 +23,7 @@ from scorekeeper.rules.duplicate import (
     SessionRecord,
     SessionScore,
     TableResult,
+    Totals,
 )
 from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell, mitchell
 
@@ -87,6 +88,11 @@ class ClubSession(Game):
         return str(self.settings.get("event", ""))
 
     @property
+    def totals(self) -> Totals:
+        """How per-board matchpoints add up: exactly, unless the file was scored otherwise."""
+        return Totals(self.settings.get("totals", Totals.EXACT))
+
+    @property
     def closed(self) -> bool:
         return bool(self.settings.get("closed", False))
 
@@ -128,6 +134,7 @@ class ClubSession(Game):
             deals={deal.board: deal.deal for deal in self.deals},
             tiebreaks={pair.key: pair.tiebreak for pair in self.pairs if pair.tiebreak is not None},
             expected=movement.expected_results() if movement is not None else None,
+            totals=self.totals,
         )
 
     def score(self) -> SessionScore:

@@ -19,15 +19,18 @@ A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRul
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from enum import StrEnum
+from fractions import Fraction
 
-from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer
+from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer, rounded
 from scorekeeper.rules.common import Rule, RuleError, Seat, Side
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -35,6 +38,7 @@ from scorekeeper.rules.duplicate import (
     Scoring,
     SessionRecord,
     SessionScore,
+    Totals,
 )
 
 __all__ = [
@@ -55,6 +59,7 @@ __all__ = [
     "PublishedResult",
     "PublishedStanding",
     "SuitHolding",
+    "as_scored",
     "check_date",
     "clean_text",
     "contract_text",
@@ -70,6 +75,7 @@ __all__ = [
     "parse_figure",
     "parse_seat",
     "parse_whole",
+    "totals_by_file",
 ]
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -243,9 +249,26 @@ class Difference:
     pair: Pair | None = None
 
 
-def _same(published: float, computed: float | None) -> bool:
-    # Both sides are decimal figures to at most two places: anything closer is the same one.
-    return computed is not None and abs(published - computed) < 5e-7
+def _decimals(published: float) -> int:
+    """The decimals a published figure is written with (28.30 and 28.3: one)."""
+    exponent = Decimal(repr(float(published))).normalize().as_tuple().exponent
+    return -min(0, exponent) if isinstance(exponent, int) else 0
+
+
+def _compared(
+    published: float, exact: Fraction | None, least: int, shown: Fraction | None = None
+) -> tuple[bool, float | None]:
+    """Whether a published figure is the engine's exact one as a sheet shows it: rounded half
+    up to the decimals the file writes it with, at least ``least`` (0.1 for matchpoints, 0.01
+    for percentages); ``shown`` is the traveller's own figure, when it has one (East-West the
+    top less North-South's). Also the engine's figure at that precision, to name it."""
+    if exact is None:
+        return False, None
+    places = max(least, _decimals(published))
+    computed = rounded(exact, places)
+    written = Decimal(repr(float(published)))
+    agrees = written == computed or (shown is not None and places == 1 and written == shown)
+    return agrees, float(computed)
 
 
 def differences(
@@ -254,6 +277,10 @@ def differences(
     """Every published figure the engine does not reproduce: each result's score (from the
     side the file gives it), matchpoints or IMPs for each side, then each pair's total,
     percentage and rank. Empty when the file and the engine agree.
+
+    A figure agrees when it is the engine's exact figure rounded (half up) to the decimals
+    the file writes it with, at least a sheet's own: 0.1 for matchpoints and totals, 0.01
+    for percentages.
 
     ``published.results`` must follow ``session.results`` one for one.
     """
@@ -273,26 +300,70 @@ def differences(
                 found.append(
                     Difference(Figure.SCORE, given_score, computed_score, board, table, side)
                 )
-        points: tuple[tuple[Side, Figure, float | None, float | None], ...] = (
-            (Side.NS, Figure.MATCHPOINTS, figures.mp_ns, None if butler else item.ns),
-            (Side.EW, Figure.MATCHPOINTS, figures.mp_ew, None if butler else item.ew),
-            (Side.NS, Figure.IMPS, figures.imp_ns, item.ns if butler else None),
-            (Side.EW, Figure.IMPS, figures.imp_ew, item.ew if butler else None),
+        points: tuple[tuple[Side, Figure, float | None, Fraction, Fraction], ...] = (
+            (Side.NS, Figure.MATCHPOINTS, figures.mp_ns, item.ns, item.shown_ns),
+            (Side.EW, Figure.MATCHPOINTS, figures.mp_ew, item.ew, item.shown_ew),
+            (Side.NS, Figure.IMPS, figures.imp_ns, item.ns, item.shown_ns),
+            (Side.EW, Figure.IMPS, figures.imp_ew, item.ew, item.shown_ew),
         )
-        for side, figure, given, computed in points:
-            if given is not None and not _same(given, computed):
+        for side, figure, given, exact, shown in points:
+            if given is None:
+                continue
+            if (figure is Figure.IMPS) is not butler:
+                found.append(Difference(figure, given, None, board, table, side))
+                continue
+            agrees, computed = _compared(given, exact, 0 if butler else 1, shown)
+            if not agrees:
                 found.append(Difference(figure, given, computed, board, table, side))
+    return found + _standing_differences(published, scored)
+
+
+def _standing_differences(published: Published, scored: SessionScore) -> list[Difference]:
+    found: list[Difference] = []
+    butler = scored.scoring is Scoring.BUTLER
     for line in published.standings:
         standing = scored.standing_of(line.pair)
-        totals: tuple[tuple[Figure, float | None, float | None], ...] = (
-            (Figure.TOTAL, line.total, standing.total if standing else None),
-            (Figure.PERCENTAGE, line.percentage, standing.percentage if standing else None),
-            (Figure.RANK, line.rank, standing.rank if standing else None),
+        totals: tuple[tuple[Figure, float | None, Fraction | None, int], ...] = (
+            (Figure.TOTAL, line.total, standing.total if standing else None, 0 if butler else 1),
+            (Figure.PERCENTAGE, line.percentage, standing.percentage if standing else None, 2),
         )
-        for figure, given, computed in totals:
-            if given is not None and not _same(given, computed):
+        for figure, given, exact, least in totals:
+            if given is None:
+                continue
+            agrees, computed = _compared(given, exact, least)
+            if not agrees:
                 found.append(Difference(figure, given, computed, pair=line.pair))
+        rank = standing.rank if standing else None
+        if line.rank is not None and line.rank != rank:
+            found.append(Difference(Figure.RANK, line.rank, rank, pair=line.pair))
     return found
+
+
+# --- How a file scored its session ---------------------------------------------------------------
+
+
+def totals_by_file(session: SessionRecord, published: Published) -> Totals:
+    """How the file added its per-board matchpoints up: the figures as shown (to 0.1) when
+    that reproduces more of its published totals and percentages than the exact figures do
+    (some club programs total a session so), else exactly (RULES.md §4)."""
+    if session.scoring is Scoring.BUTLER or not published.standings:
+        return Totals.EXACT
+    exact = dataclasses.replace(session, totals=Totals.EXACT).score()
+    shown = dataclasses.replace(session, totals=Totals.BOARD_TENTHS).score()
+    if _sums_differing(published, shown) < _sums_differing(published, exact):
+        return Totals.BOARD_TENTHS
+    return Totals.EXACT
+
+
+def _sums_differing(published: Published, scored: SessionScore) -> int:
+    differing = _standing_differences(published, scored)
+    return sum(d.figure in (Figure.TOTAL, Figure.PERCENTAGE) for d in differing)
+
+
+def as_scored(session: SessionRecord, published: Published) -> SessionRecord:
+    """The session to be scored as its file says it was (:func:`totals_by_file`); where the
+    file does not say, with exact totals."""
+    return dataclasses.replace(session, totals=totals_by_file(session, published))
 
 
 # --- Reading values -----------------------------------------------------------------------------
@@ -326,14 +397,13 @@ def parse_figure(text: str) -> float | None:
     return value if math.isfinite(value) and abs(value) <= MAX_FIGURE else None
 
 
-def figure_text(value: float, places: int) -> str:
-    """A figure as files write it: ``places`` decimals, never "-0".
+def figure_text(value: Fraction | float, places: int) -> str:
+    """A figure as files write it: ``places`` decimals (half up), never "-0".
 
-    >>> figure_text(28.3, 1), figure_text(-0.0, 1), figure_text(61.2149, 2)
-    ('28.3', '0.0', '61.21')
+    >>> figure_text(28.3, 1), figure_text(-0.0, 1), figure_text(Fraction(217, 3), 2)
+    ('28.3', '0.0', '72.33')
     """
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    return str(rounded(value, places))
 
 
 _ARTIFICIAL_WORDS = {

@@ -97,6 +97,7 @@ from scorekeeper.rules.files import (
     PublishedResult,
     PublishedStanding,
     SuitHolding,
+    as_scored,
     check_date,
     clean_text,
     deal_from_hands,
@@ -491,7 +492,8 @@ def read_usebio(data: bytes) -> UsebioFile:
         deals=_deals(root),
         tiebreaks={s.pair: s.tiebreak for s in standings if s.tiebreak is not None},
     )
-    return UsebioFile(session, Published(tuple(line.published for line in lines), tuple(standings)))
+    published = Published(tuple(line.published for line in lines), tuple(standings))
+    return UsebioFile(as_scored(session, published), published)
 
 
 def _raw(element: ET.Element, name: str) -> str:
@@ -536,8 +538,8 @@ def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring) -> None
     else:
         _add(line, "SCORE", str(result.score_ns))
     prefix = "IMPS" if scoring is Scoring.BUTLER else "MATCH_POINTS"
-    _add(line, f"NS_{prefix}", figure_text(item.ns, 1))
-    _add(line, f"EW_{prefix}", figure_text(item.ew, 1))
+    _add(line, f"NS_{prefix}", figure_text(item.shown_ns, 1))
+    _add(line, f"EW_{prefix}", figure_text(item.shown_ew, 1))
 
 
 def _write_pairs(event: ET.Element, session: SessionRecord, scored: SessionScore) -> None:

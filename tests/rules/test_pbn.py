@@ -8,15 +8,24 @@ The file is in tests/data/bridge (see the README there).
 import csv
 from collections.abc import Callable
 from datetime import date
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer
+from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer, rounded
 from scorekeeper.rules.common import Seat, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord, TableResult
+from scorekeeper.rules.duplicate import (
+    Pair,
+    Ranking,
+    Scoring,
+    SessionRecord,
+    TableResult,
+    Totals,
+)
 from scorekeeper.rules.files import (
     MAX_BYTES,
     MAX_RESULTS,
@@ -114,19 +123,22 @@ def test_the_published_figures_are_the_files_and_the_derived_csvs(ffb: PbnFile) 
 
 
 def test_pair_7_wins_and_the_tie_on_593_2_goes_by_the_tiebreak(ffb: PbnFile) -> None:
+    # Magic Contest adds each board's figure as published (to 0.1): the file is scored so.
+    assert ffb.session.totals is Totals.BOARD_TENTHS
     score = ffb.session.score()
     winner = score.standings()[0]
-    assert (winner.pair, winner.rank, winner.total, winner.percentage) == (
+    assert winner.percentage is not None
+    assert (winner.pair, winner.rank, winner.total, rounded(winner.percentage, 2)) == (
         Pair(7),
         1,
-        771.2,
-        61.21,
+        Fraction("771.2"),
+        Decimal("61.21"),
     )
     assert ffb.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21, None, "")
     tied = [score.standing_of(Pair(44)), score.standing_of(Pair(1))]
-    assert [(s.rank, s.total, s.percentage, s.tied) for s in tied if s] == [
-        (31, 593.2, 47.08, False),
-        (32, 593.2, 47.08, False),
+    assert [(s.rank, s.total, s.top, s.tied) for s in tied if s] == [
+        (31, Fraction("593.2"), 1260, False),
+        (32, Fraction("593.2"), 1260, False),
     ]
     assert [line.tiebreak for line in ffb.published.standings[30:32]] == [2, 0]
 
@@ -155,15 +167,18 @@ def test_the_four_artificial_rows(ffb: PbnFile) -> None:
 def test_the_neuberg_boards_and_a_plain_one(ffb: PbnFile) -> None:
     score = ffb.session.score()
     board_1 = score.board(1)
-    assert [s.ns for s in board_1 if s.result.score_ns == 420] == [28.3] * 14
+    made = [s for s in board_1 if s.result.score_ns == 420]
+    assert [(s.ns, s.shown_ns, s.shown_ew) for s in made] == [
+        (Fraction(85, 3), Fraction("28.3"), Fraction("13.7"))
+    ] * 14
     assert {s.top for s in board_1} == {42}
-    # Board 9: 21 real results for 22 expected, so Neuberg-scaled to 0.1.
+    # Board 9: 21 real results for 22 expected, so Neuberg-scaled: fractions of 21sts.
     board_9 = [s for s in score.board(9) if not s.result.is_artificial]
     assert len(board_9) == 21
-    assert not all(s.ns.is_integer() for s in board_9)
+    assert not all(s.ns.denominator == 1 for s in board_9)
     # Board 3 has every result: whole matchpoints, the top 42.
     board_3 = score.board(3)
-    assert all(s.ns.is_integer() for s in board_3) and board_3[0].ns == 42.0
+    assert all(s.ns.denominator == 1 for s in board_3) and board_3[0].ns == 42
     first = ffb.session.results[0]
     assert (first.board, first.table, first.ns, first.ew) == (1, 3, 3, 42)
     assert (first.contract, first.declarer, first.tricks, first.lead) == (
