@@ -75,6 +75,7 @@ def session_of(record: SessionRecord) -> ClubSession:
             "scoring": record.scoring.value,
             "event": record.event[:60],
             # How the file scored its session, when it is not the default.
+            **({"expected": sorted(record.expected.items())} if record.expected else {}),
             **({"totals": record.totals.value} if record.totals is not Totals.EXACT else {}),
         }
     )

@@ -49,6 +49,7 @@ class SettingsFile(Schema):
     ranking: Literal["field", "direction"] = "field"
     event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     closed: bool = False
+    expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
 
 
@@ -141,7 +142,7 @@ def game_from_json(raw: bytes) -> ClubSession:
     read_envelope(raw)
     document = read_schema(GameFile, raw)
     # How a file's session was scored is kept only when the file says it.
-    unsaid = {"totals"} - document.settings.model_fields_set
+    unsaid = {"expected", "totals"} - document.settings.model_fields_set
     settings = document.settings.model_dump(exclude=unsaid)
     if settings["movement"] != FROM_FILE:
         valid = (

@@ -54,6 +54,7 @@ __all__ = [
     "TableResult",
     "Totals",
     "expected_results",
+    "most_results",
     "score_session",
 ]
 
@@ -318,6 +319,18 @@ def expected_results(results: Iterable[TableResult]) -> dict[int, int]:
     return counts
 
 
+def most_results(results: Iterable[TableResult]) -> int:
+    """The N of Neuberg's formula for a board when nothing says how many results it should
+    have had (no movement, a file that does not say): the most results any board of the
+    session has, artificial ones included (RULES.md §4, Neuberg everywhere).
+
+    >>> most_results([TableResult(1, 1, 1, 1, 2), TableResult(1, 2, 1, 3, 4),
+    ...               TableResult(2, 1, 2, 1, 4)])
+    2
+    """
+    return max(expected_results(results).values(), default=0)
+
+
 def _score_butler(results: Sequence[TableResult]) -> list[ScoredResult]:
     real = [result.score_ns for result in results if result.score_ns is not None]
     datum = butler_datum(real) if real else None
@@ -359,9 +372,9 @@ def score_session(
 
     Each board is matchpointed by :func:`~scorekeeper.rules.bridge.board_matchpoints`, a
     board with fewer results than its N Neuberg-scaled: ``expected`` gives a board's N (a
-    movement's schedule); by default, the results it has. In Butler scoring each North-South
-    score earns the IMPs of its difference from the board's datum (an artificial score ±3
-    IMPs).
+    movement's schedule, or what a file says); a board it does not name expects the most
+    results any board has (:func:`most_results`). In Butler scoring each North-South score
+    earns the IMPs of its difference from the board's datum (an artificial score ±3 IMPs).
 
     A pair's total adds its exact per-board figures (``totals``: or the figures as shown, to
     0.1, for a file scored that way); matchpoint rankings go by the exact share of the pair's
@@ -388,13 +401,14 @@ def score_session(
                 raise BoardError(BridgeRule.PAIR_TWICE, pair=pair.label, board=result.board)
             seen.add((result.board, pair))
         by_board.setdefault(result.board, []).append(index)
+    most = most_results(results)
     scored: dict[int, ScoredResult] = {}
     for board, indexes in by_board.items():
         rows = [results[index] for index in indexes]
         if scoring is Scoring.BUTLER:
             figures = _score_butler(rows)
         else:
-            wanted = (expected or {}).get(board, len(rows))
+            wanted = (expected or {}).get(board, most)
             points = board_matchpoints(
                 [row.board_result for row in rows], expected=max(wanted, len(rows))
             )
@@ -454,7 +468,8 @@ class SessionRecord:
     tiebreaks: Mapping[Pair, int] = field(default_factory=dict)
     """Tiebreak figures a file published for equal totals (the higher first)."""
     expected: Mapping[int, int] | None = None
-    """Results each board should have (Neuberg's N); by default the results it has."""
+    """Results each board should have (Neuberg's N): the movement's schedule, or what a file
+    says; a board it does not name expects the most results any board has."""
     totals: Totals = Totals.EXACT
     """How per-board matchpoints add up: exactly, unless a file was scored otherwise."""
 

@@ -23,6 +23,7 @@ import dataclasses
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -39,6 +40,8 @@ from scorekeeper.rules.duplicate import (
     SessionRecord,
     SessionScore,
     Totals,
+    expected_results,
+    most_results,
 )
 
 __all__ = [
@@ -67,6 +70,7 @@ __all__ = [
     "deal_hands",
     "detect_ranking",
     "differences",
+    "expected_by_file",
     "figure_text",
     "is_deal",
     "pair_key",
@@ -342,6 +346,45 @@ def _standing_differences(published: Published, scored: SessionScore) -> list[Di
 # --- How a file scored its session ---------------------------------------------------------------
 
 
+def expected_by_file(session: SessionRecord, published: Published) -> dict[int, int] | None:
+    """Each board's N (the results it should have had, RULES.md §2) as the file's own
+    matchpoints show it, for the boards where it is not the engine's default (the most
+    results any board has, RULES.md §4); ``None`` when the file says nothing else.
+
+    A real result's two published figures add up to its board's top, 2 × (N − 1): a board
+    played fewer times whose figures add up to the top of the results it has was not
+    Neuberg-scaled, and is not. A board whose figures say nothing (none published, or not on
+    this scale) expects the default.
+
+    >>> from scorekeeper.rules.duplicate import TableResult
+    >>> short = SessionRecord((TableResult(1, 1, 1, 1, 2), TableResult(1, 2, 1, 3, 4),
+    ...                        TableResult(2, 1, 2, 1, 4)))
+    >>> unscaled = Published((PublishedResult(mp_ns=1, mp_ew=1),
+    ...                       PublishedResult(mp_ns=1, mp_ew=1), PublishedResult(mp_ns=0, mp_ew=0)))
+    >>> expected_by_file(short, unscaled)
+    {2: 1}
+    """
+    if session.scoring is Scoring.BUTLER:
+        return None
+    counts = expected_results(session.results)
+    most = most_results(session.results)
+    tops: dict[int, Counter[int]] = {}
+    for result, figures in zip(session.results, published.results, strict=True):
+        if result.is_artificial or figures.mp_ns is None or figures.mp_ew is None:
+            continue
+        added = Fraction(repr(figures.mp_ns)) + Fraction(repr(figures.mp_ew))
+        top = round(added)
+        # Each figure may be rounded on its own: the two add up to the top within 0.1.
+        if top % 2 == 0 and abs(added - top) <= Fraction(1, 10):
+            tops.setdefault(result.board, Counter())[top] += 1
+    said = {}
+    for board, found in sorted(tops.items()):
+        wanted = found.most_common(1)[0][0] // 2 + 1
+        if wanted >= counts[board] and wanted != most:
+            said[board] = wanted
+    return said or None
+
+
 def totals_by_file(session: SessionRecord, published: Published) -> Totals:
     """How the file added its per-board matchpoints up: the figures as shown (to 0.1) when
     that reproduces more of its published totals and percentages than the exact figures do
@@ -361,9 +404,11 @@ def _sums_differing(published: Published, scored: SessionScore) -> int:
 
 
 def as_scored(session: SessionRecord, published: Published) -> SessionRecord:
-    """The session to be scored as its file says it was (:func:`totals_by_file`); where the
-    file does not say, with exact totals."""
-    return dataclasses.replace(session, totals=totals_by_file(session, published))
+    """The session to be scored as its file says it was (:func:`expected_by_file`,
+    :func:`totals_by_file`); where the file does not say, with Neuberg and exact totals."""
+    expected = expected_by_file(session, published)
+    with_expected = dataclasses.replace(session, expected=expected)
+    return dataclasses.replace(with_expected, totals=totals_by_file(with_expected, published))
 
 
 # --- Reading values -----------------------------------------------------------------------------

@@ -448,6 +448,52 @@ def test_a_mitchell_numbered_within_each_direction_reads_by_direction() -> None:
     assert "Direction" in write_pbn(session)
 
 
+# Board 1 at all three tables (NS 420, 170, -50: 4, 2 and 0 of a top of 4); board 2 at two, table
+# 3 having missed it: 420 and 140 beat and lose to each other, M = 2 and 0, scaled to the three
+# results of board 1, (M + 1) × 3 / 2 − 1: 3.5 and 0.5.
+SHORT_BOARD = """\
+% PBN 2.0
+% EXPORT
+[Event "Neuberg"]
+[Board "1"]
+[Scoring "MatchPoints"]
+[TotalScoreTable "Rank;PairId;Direction;TotalScoreMP;TotalPercentage"]
+1 1 "N-S" 7.50 93.75
+2 2 "N-S" 2.50 31.25
+3 3 "N-S" 0.00 0.00
+1 3 "E-W" 7.50 93.75
+2 2 "E-W" 2.50 31.25
+3 1 "E-W" 0.00 0.00
+[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW;MP_NS;MP_EW"]
+1 1 4S N 10 420 - 4.00 0.00
+2 2 2S N 10 170 - 2.00 2.00
+3 3 4S N 9 - 50 0.00 4.00
+
+[Board "2"]
+[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW;MP_NS;MP_EW"]
+1 2 4S N 10 620 - 3.50 0.50
+2 3 2S N 9 140 - 0.50 3.50
+"""
+
+
+def test_a_board_played_fewer_times_is_neuberg_scaled() -> None:
+    pbn = read_pbn(SHORT_BOARD)
+    assert pbn.session.ranking is Ranking.BY_DIRECTION
+    assert differences(pbn) == []
+    north_south = pbn.session.score().standings(Side.NS)
+    assert [(s.pair.number, s.total, s.top) for s in north_south] == [
+        (1, Fraction(15, 2), 8),
+        (2, Fraction(5, 2), 8),
+        (3, 0, 4),
+    ]
+    # From a program that does not scale, board 2 is out of a top of 2: it is scored so.
+    unscaled = SHORT_BOARD.replace("3.50 0.50", "2.00 0.00").replace("0.50 3.50", "0.00 2.00")
+    unscaled = unscaled.replace("7.50 93.75", "6.00 100.00").replace("2.50 31.25", "2.00 33.33")
+    again = read_pbn(unscaled)
+    assert again.session.expected == {2: 2}
+    assert differences(again) == []
+
+
 def test_ranks_that_start_again_in_each_direction_make_a_mitchell() -> None:
     # North-South pairs 1-2, East-West 3-4: no number sits both ways, but two rankings.
     text = MITCHELL.replace('1 2 "E-W"', '1 4 "E-W"').replace('2 1 "E-W"', '2 3 "E-W"')

@@ -26,6 +26,7 @@ from scorekeeper.games.models import Game
 from scorekeeper.rules.bridge import board_vulnerability, contract_score
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.movements import howell, mitchell
+from tests.rules.test_usebio import NOT_PLAYED, club_program_file, count
 from tests.web.table import NONCE, TOKEN, text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
@@ -541,6 +542,28 @@ def test_the_real_session_file_is_published_with_its_ranking(
     assert [(place.rstrip("="), pair.split(" ")[1], pct) for place, pair, pct in rows] == [
         (p[0], p[1], f"{float(p[5]):.2f}") for p in published
     ]
+
+
+@pytest.mark.parametrize("neuberg", [True, False], ids=["neuberg", "not scaled"])
+def test_a_file_with_boards_played_fewer_times_ranks_as_its_program_did(
+    client: FlaskClient, app: Flask, neuberg: bool
+) -> None:
+    counted = count(NOT_PLAYED["table 3 missed round 2"], neuberg=neuberg)
+    url = import_results(client, club_program_file(counted), "tuesday.xml")
+    assert "is confirmed" in text(client.get(url))
+    places = [(place, pair) for place, pair, _ in ranking_rows(text(client.get(url)))]
+    assert places == [
+        (counted.place(pair), f"{pair[0]} {pair[1]}")
+        for side in ("NS", "EW")
+        for pair in counted.order(side)
+    ]
+    # The session's game file keeps how the file was scored.
+    exported = client.get(f"{url}/game.json").data
+    copy = upload(client, "/import", exported, "s.json")
+    assert copy.status_code == 302
+    assert ranking_rows(text(client.get(copy.headers["Location"]))) == ranking_rows(
+        text(client.get(url))
+    )
 
 
 @pytest.mark.parametrize(
