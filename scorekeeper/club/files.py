@@ -20,7 +20,7 @@ from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, Totals
-from scorekeeper.rules.files import differences
+from scorekeeper.rules.files import LargerEvent, check
 
 
 def pbn_of(game: ClubSession) -> str:
@@ -49,7 +49,8 @@ def session_from_file(data: bytes) -> ClubSession:
         score = record.score()
     except RuleError as error:
         raise TransferError(rule_message(error)) from None
-    found = differences(record, read.published, score)
+    checked = check(record, read.published, score)
+    found, event = checked.differences, checked.larger_event
     if found:
         flash(
             _(
@@ -60,9 +61,30 @@ def session_from_file(data: bytes) -> ClubSession:
             ),
             "error",
         )
-    else:
+    elif event is None:
         flash(_("Every score, matchpoint, total and place the file publishes is confirmed."))
+    else:
+        flash(_("Every score and matchpoint the file publishes for this session is confirmed."))
+    if event is not None:
+        flash(larger_event_text(event))
     return game
+
+
+def larger_event_text(event: LargerEvent) -> str:
+    """Why a file's ranking is left out of the check: it is the whole event's."""
+    if event.boards is None:
+        return _(
+            "The file's ranking is that of the whole event, not of this session alone: its "
+            "places, totals and percentages count more boards than this session, so they are "
+            "left out of the check."
+        )
+    return _(
+        "The file's ranking is that of the whole event, not of this session alone: its "
+        "places, totals and percentages count about %(event)d boards a pair, this session "
+        "%(session)d, so they are left out of the check.",
+        event=event.boards,
+        session=event.session_boards,
+    )
 
 
 def session_of(record: SessionRecord) -> ClubSession:

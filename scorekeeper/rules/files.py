@@ -39,6 +39,7 @@ from scorekeeper.rules.duplicate import (
     Scoring,
     SessionRecord,
     SessionScore,
+    Standing,
     Totals,
     expected_results,
     most_results,
@@ -56,13 +57,16 @@ __all__ = [
     "MAX_TEXT",
     "Difference",
     "Figure",
+    "FileCheck",
     "FileError",
     "FileRule",
+    "LargerEvent",
     "Published",
     "PublishedResult",
     "PublishedStanding",
     "SuitHolding",
     "as_scored",
+    "check",
     "check_date",
     "clean_text",
     "contract_text",
@@ -70,6 +74,7 @@ __all__ = [
     "deal_hands",
     "detect_ranking",
     "differences",
+    "event_ranking",
     "expected_by_file",
     "figure_text",
     "is_deal",
@@ -217,6 +222,8 @@ class PublishedStanding:
     percentage: float | None = None
     tiebreak: int | None = None
     names: str = ""
+    boards: int | None = None
+    """The boards the file says the pair's figures count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,12 +282,98 @@ def _compared(
     return agrees, float(computed)
 
 
-def differences(
+@dataclass(frozen=True, slots=True)
+class LargerEvent:
+    """The ranking a file publishes is that of a larger event than the session it carries
+    (several sessions added up): its places, totals and percentages are not the session's."""
+
+    boards: int | None
+    """About how many boards a pair's published figures count, when the file shows it."""
+    session_boards: int
+    """The boards a pair plays in the session (the most any pair plays)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """A file's published figures checked against the engine's scoring of its session."""
+
+    differences: tuple[Difference, ...]
+    """Every published figure of the session the engine does not reproduce."""
+    larger_event: LargerEvent | None
+    """Set when the file's ranking is that of a larger event: then its places, totals and
+    percentages are not compared, and are not differences."""
+
+
+_PERCENT_SLACK = Fraction(1, 200)
+"""Half the last decimal of a percentage published to 0.01."""
+_TOTAL_SLACK = Fraction(1, 20)
+"""Half the last decimal of a total published to 0.1."""
+
+
+def _event_boards(
+    line: PublishedStanding, standing: Standing, butler: bool
+) -> tuple[bool, int | None] | None:
+    """What one published line says of its size: ``(True, boards)`` when its figures count
+    more than the pair's session (``boards`` about how many, when it shows), ``(False, None)``
+    when they fit the session, ``None`` when it cannot tell."""
+    verdicts: list[tuple[bool, int | None]] = []
+    if line.boards is not None:
+        verdicts.append((line.boards > standing.boards, line.boards))
+    if not butler and standing.top and line.total is not None:
+        total = Fraction(repr(line.total))
+        if line.percentage is not None and line.percentage > 0:
+            percentage = Fraction(repr(line.percentage))
+            least_top = (total - _TOTAL_SLACK) * 100 / (percentage + _PERCENT_SLACK)
+            boards = round(total * 100 / percentage * standing.boards / standing.top)
+            verdicts.append((least_top > standing.top, boards))
+        elif total > standing.top:
+            verdicts.append((True, None))
+    if not verdicts:
+        return None
+    larger = [boards for is_larger, boards in verdicts if is_larger]
+    if larger:
+        return True, max((b for b in larger if b is not None), default=None)
+    return False, None
+
+
+def event_ranking(published: Published, score: SessionScore) -> LargerEvent | None:
+    """Whether the ranking a file publishes is that of a larger event than its session.
+
+    A program that scores an event of several sessions may publish, with one session's
+    results, the ranking of the whole event so far: every per-board figure is the session's,
+    but each pair's place, total and percentage count every session. A line shows it when it
+    says its pair played more boards than the session has, when its total is beyond the
+    session's top, or when its total and percentage are out of a larger top than the pair's
+    in the session. The ranking is the event's when at least one line shows it and none fits
+    the session.
+    """
+    butler = score.scoring is Scoring.BUTLER
+    larger: list[int | None] = []
+    for line in published.standings:
+        standing = score.standing_of(line.pair)
+        if standing is None:
+            continue
+        verdict = _event_boards(line, standing, butler)
+        if verdict is None:
+            continue
+        is_larger, boards = verdict
+        if not is_larger:
+            return None
+        larger.append(boards)
+    if not larger:
+        return None
+    known = Counter(boards for boards in larger if boards is not None)
+    session_boards = max(s.boards for _, standings in score.rankings for s in standings)
+    return LargerEvent(known.most_common(1)[0][0] if known else None, session_boards)
+
+
+def check(
     session: SessionRecord, published: Published, score: SessionScore | None = None
-) -> list[Difference]:
-    """Every published figure the engine does not reproduce: each result's score (from the
-    side the file gives it), matchpoints or IMPs for each side, then each pair's total,
-    percentage and rank. Empty when the file and the engine agree.
+) -> FileCheck:
+    """The file's published figures checked against the engine's scoring of its session:
+    each result's score (from the side the file gives it), matchpoints or IMPs for each
+    side, then each pair's total, percentage and rank, unless the ranking is that of a larger
+    event (:func:`event_ranking`), which is said instead.
 
     A figure agrees when it is the engine's exact figure rounded (half up) to the decimals
     the file writes it with, at least a sheet's own: 0.1 for matchpoints and totals, 0.01
@@ -319,7 +412,10 @@ def differences(
             agrees, computed = _compared(given, exact, 0 if butler else 1, shown)
             if not agrees:
                 found.append(Difference(figure, given, computed, board, table, side))
-    return found + _standing_differences(published, scored)
+    larger = event_ranking(published, scored)
+    if larger is None:
+        found += _standing_differences(published, scored)
+    return FileCheck(tuple(found), larger)
 
 
 def _standing_differences(published: Published, scored: SessionScore) -> list[Difference]:
@@ -341,6 +437,14 @@ def _standing_differences(published: Published, scored: SessionScore) -> list[Di
         if line.rank is not None and line.rank != rank:
             found.append(Difference(Figure.RANK, line.rank, rank, pair=line.pair))
     return found
+
+
+def differences(
+    session: SessionRecord, published: Published, score: SessionScore | None = None
+) -> list[Difference]:
+    """Every published figure the engine does not reproduce (:func:`check`); empty when the
+    file and the engine agree."""
+    return list(check(session, published, score).differences)
 
 
 # --- How a file scored its session ---------------------------------------------------------------
@@ -392,6 +496,8 @@ def totals_by_file(session: SessionRecord, published: Published) -> Totals:
     if session.scoring is Scoring.BUTLER or not published.standings:
         return Totals.EXACT
     exact = dataclasses.replace(session, totals=Totals.EXACT).score()
+    if event_ranking(published, exact) is not None:
+        return Totals.EXACT
     shown = dataclasses.replace(session, totals=Totals.BOARD_TENTHS).score()
     if _sums_differing(published, shown) < _sums_differing(published, exact):
         return Totals.BOARD_TENTHS

@@ -488,6 +488,7 @@ class _TotalRow:
     percentage: float | None
     tiebreak: int | None
     names: str
+    boards: int | None
 
 
 _TOTALS = ("totalscoremp", "totalmp", "totalscoreimp", "totalimp")
@@ -498,6 +499,7 @@ def _total_row(line: int, row: Mapping[str, str]) -> _TotalRow:
         raise _fail(FileRule.MISSING, line, field="the TotalScoreTable's PairId column")
     rank_text = row.get("rank", "").rstrip("=")
     tiebreak = row.get("tiebreak", "")
+    boards = row.get("nrboards", "")
     total = next((row[name] for name in _TOTALS if row.get(name)), "")
     name = "TotalScoreIMP" if "totalscoreimp" in row or "totalimp" in row else "TotalScoreMP"
     return _TotalRow(
@@ -509,6 +511,7 @@ def _total_row(line: int, row: Mapping[str, str]) -> _TotalRow:
         _figure(row.get("totalpercentage", ""), line, "TotalPercentage"),
         _whole(tiebreak, line, "Tiebreak", -MAX_RESULTS, MAX_RESULTS) if tiebreak else None,
         _text(row.get("names", ""), line, "Names"),
+        _whole(boards, line, "NrBoards", 0, MAX_RESULTS) if boards else None,
     )
 
 
@@ -629,6 +632,7 @@ def _standing(total: _TotalRow, ranking: Ranking) -> PublishedStanding:
         percentage=total.percentage,
         tiebreak=total.tiebreak,
         names=total.names,
+        boards=total.boards,
     )
 
 

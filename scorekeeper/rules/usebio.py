@@ -358,6 +358,7 @@ class _PairLine:
     percentage: float | None
     tiebreak: int | None
     names: str
+    boards: int | None
 
 
 def _pairs(event: ET.Element) -> Iterator[_PairLine]:
@@ -377,6 +378,7 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                     raise UsebioError(FileRule.DIRECTION, where=where, value=direction_text)
             place = (_text(pair, "PLACE") or "").rstrip("=").strip()
             tiebreak = _text(pair, "TIEBREAK")
+            boards = _text(pair, "BOARDS_PLAYED")
             players = [(player.text or "") for player in pair.findall("PLAYER/PLAYER_NAME")]
             yield _PairLine(
                 where,
@@ -389,6 +391,7 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                 if tiebreak
                 else None,
                 _long(where, "PLAYER_NAME", " - ".join(players)),
+                _whole(where, "BOARDS_PLAYED", boards, 0, MAX_RESULTS) if boards else None,
             )
 
 
@@ -480,6 +483,7 @@ def read_usebio(data: bytes) -> UsebioFile:
                 percentage=pair_line.percentage,
                 tiebreak=pair_line.tiebreak,
                 names=pair_line.names,
+                boards=pair_line.boards,
             )
         )
     session = SessionRecord(

@@ -32,8 +32,11 @@ from scorekeeper.rules.files import (
     Difference,
     Figure,
     FileRule,
+    LargerEvent,
     PublishedResult,
     PublishedStanding,
+    check,
+    figure_text,
 )
 from scorekeeper.rules.pbn import PbnError, PbnFile, differences, read_pbn, write_pbn
 
@@ -134,7 +137,9 @@ def test_pair_7_wins_and_the_tie_on_593_2_goes_by_the_tiebreak(ffb: PbnFile) -> 
         Fraction("771.2"),
         Decimal("61.21"),
     )
-    assert ffb.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21, None, "")
+    assert ffb.published.standings[0] == PublishedStanding(
+        Pair(7), 1, 771.2, 61.21, None, "", boards=30
+    )
     tied = [score.standing_of(Pair(44)), score.standing_of(Pair(1))]
     assert [(s.rank, s.total, s.top, s.tied) for s in tied if s] == [
         (31, Fraction("593.2"), 1260, False),
@@ -206,6 +211,56 @@ def test_a_contract_scored_otherwise_is_reported() -> None:
     row = ' 3  1  3 42 4S  S 10 S9   "420"      - 28.3 13.7  67  33'
     found = differences(read_pbn(TEXT.replace(row, row.replace('"420"', '"450"'))))
     assert found == [Difference(Figure.SCORE, 450, 420, board=1, table=3, side=Side.NS)]
+
+
+def whole_event(text: str) -> str:
+    """The FFB file as a later session of the six-session event would publish it: the same
+    session, but a ranking of the event so far, its totals and percentages out of 180 boards
+    a pair (pair 44 on 3,383), places by them; NrBoards still says 30, as in the session's."""
+    header, rest = text.split("[TotalScoreTable ", 1)
+    tag, rest = rest.split("\n", 1)
+    rows, after = rest.split("\n[", 1)
+    event: dict[int, Fraction] = {}
+    lines = {}
+    for row in rows.splitlines():
+        cells = row.split()
+        pair, total = int(cells[1]), Fraction(cells[4])
+        event[pair] = Fraction(3383) if pair == 44 else total + 2700 + pair * Fraction(73, 10)
+        lines[pair] = cells
+    top = 180 * 42
+    ranked = sorted(event, key=lambda pair: -event[pair])
+    written = []
+    for pair in ranked:
+        cells = lines[pair]
+        cells[0] = str(1 + sum(event[other] > event[pair] for other in event))
+        cells[4] = figure_text(event[pair], 1)
+        cells[5] = figure_text(event[pair] * 100 / top, 2)
+        written.append(" ".join(cells))
+    return f"{header}[TotalScoreTable {tag}\n" + "\n".join(written) + "\n[" + after
+
+
+def test_the_ranking_of_the_whole_event_is_told_apart_from_the_session() -> None:
+    pbn = read_pbn(whole_event(TEXT))
+    line_44 = next(line for line in pbn.published.standings if line.pair == Pair(44))
+    assert (line_44.total, line_44.boards) == (3383.0, 30)
+    # Every figure of the session agrees; the event's are not differences.
+    assert differences(pbn) == []
+    checked = check(pbn.session, pbn.published)
+    assert checked.larger_event == LargerEvent(boards=180, session_boards=30)
+    # A figure of the session that does not agree still is one.
+    row = ' 3  1  3 42 4S  S 10 S9   "420"      - 28.3 13.7  67  33'
+    changed = read_pbn(whole_event(TEXT.replace(row, row.replace("28.3", "28.4"))))
+    assert differences(changed) == [
+        Difference(Figure.MATCHPOINTS, 28.4, 28.3, board=1, table=3, side=Side.NS)
+    ]
+
+
+def test_a_ranking_that_fits_the_session_is_checked_line_by_line(ffb: PbnFile) -> None:
+    assert check(ffb.session, ffb.published).larger_event is None
+    # One total out of the session's reach among totals that fit it: a difference.
+    changed = read_pbn(TEXT.replace('1 7 7 "E-W" 771.2', '1 7 7 "E-W" 7712.0'))
+    assert check(changed.session, changed.published).larger_event is None
+    assert differences(changed) == [Difference(Figure.TOTAL, 7712.0, 771.2, pair=Pair(7))]
 
 
 def test_the_ffb_session_is_written_and_read_back(ffb: PbnFile) -> None:

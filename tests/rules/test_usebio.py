@@ -65,7 +65,7 @@ def test_its_published_figures_are_the_pbn_files(ffb: PbnFile, ffb_usebio: bytes
         else:
             assert figures.score_ns is None
     assert usebio.published.standings == ffb.published.standings
-    assert usebio.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21)
+    assert usebio.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21, boards=30)
     assert [line.tiebreak for line in usebio.published.standings[30:32]] == [2, 0]
 
 

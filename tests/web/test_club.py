@@ -26,6 +26,7 @@ from scorekeeper.games.models import Game
 from scorekeeper.rules.bridge import board_vulnerability, contract_score
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.movements import howell, mitchell
+from tests.rules.test_pbn import whole_event
 from tests.rules.test_usebio import NOT_PLAYED, club_program_file, count
 from tests.web.table import NONCE, TOKEN, text
 
@@ -564,6 +565,15 @@ def test_a_file_with_boards_played_fewer_times_ranks_as_its_program_did(
     assert ranking_rows(text(client.get(copy.headers["Location"]))) == ranking_rows(
         text(client.get(url))
     )
+
+
+def test_a_file_with_the_whole_event_s_ranking_says_so(client: FlaskClient) -> None:
+    data = whole_event((DATA / "ffb_2022_dn1_s1.pbn").read_bytes().decode("latin-1"))
+    url = import_results(client, data.encode("latin-1"), "s.pbn")
+    page = html.unescape(text(client.get(url)))
+    assert "differ" not in page
+    assert "Every score and matchpoint the file publishes for this session is confirmed" in page
+    assert "about 180 boards a pair, this session 30" in page
 
 
 @pytest.mark.parametrize(
