@@ -8,6 +8,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from flask import url_for
@@ -22,7 +23,7 @@ from scorekeeper.club.transfer import game_from_json, game_to_json
 from scorekeeper.contract.labels import contract_label, result_label, vulnerability_label
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
-from scorekeeper.rules.bridge import Contract, Seat, board_dealer, board_vulnerability
+from scorekeeper.rules.bridge import Contract, Seat, board_dealer, board_vulnerability, rounded
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, Ranking, ScoredResult, Scoring, TableResult
 from scorekeeper.rules.movements import Movement, Seating
@@ -203,17 +204,17 @@ def table_result_label(result: TableResult) -> str:
     return f"{label} {result.declarer.value} {result_label(made)}"
 
 
-def figure(value: float | None, scoring: Scoring | None = None) -> str:
-    """Matchpoints to 0.1, IMPs whole and signed."""
+def figure(value: Fraction | None, scoring: Scoring | None = None) -> str:
+    """Matchpoints to 0.1, IMPs whole and signed: only what is shown is rounded."""
     if value is None:
         return "–"
     if scoring is Scoring.BUTLER:
-        return str(format_decimal(value, "+0;−0"))
-    return format_decimal(value, "0.0")
+        return str(format_decimal(rounded(value, 0), "+0;−0"))
+    return format_decimal(rounded(value, 1), "0.0")
 
 
-def percentage(value: float | None) -> str:
-    return "–" if value is None else format_decimal(value, "0.00")
+def percentage(value: Fraction | None) -> str:
+    return "–" if value is None else format_decimal(rounded(value, 2), "0.00")
 
 
 def board_facts(board: int) -> dict[str, Any]:

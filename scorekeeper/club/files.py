@@ -20,8 +20,8 @@ from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord
-from scorekeeper.rules.files import differences
+from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, Totals
+from scorekeeper.rules.files import LargerEvent, check
 
 
 def pbn_of(game: ClubSession) -> str:
@@ -50,7 +50,8 @@ def session_from_file(data: bytes) -> ClubSession:
         score = record.score()
     except RuleError as error:
         raise TransferError(rule_message(error)) from None
-    found = differences(record, read.published, score)
+    checked = check(record, read.published, score)
+    found, event = checked.differences, checked.larger_event
     if found:
         flash(
             ngettext(
@@ -63,9 +64,30 @@ def session_from_file(data: bytes) -> ClubSession:
             ),
             "error",
         )
-    else:
+    elif event is None:
         flash(_("Every score, matchpoint, total and place the file publishes is confirmed."))
+    else:
+        flash(_("Every score and matchpoint the file publishes for this session is confirmed."))
+    if event is not None:
+        flash(larger_event_text(event))
     return game
+
+
+def larger_event_text(event: LargerEvent) -> str:
+    """Why a file's ranking is left out of the check: it is the whole event's."""
+    if event.boards is None:
+        return _(
+            "The file's ranking is that of the whole event, not of this session alone: its "
+            "places, totals and percentages count more boards than this session, so they are "
+            "left out of the check."
+        )
+    return _(
+        "The file's ranking is that of the whole event, not of this session alone: its "
+        "places, totals and percentages count about %(event)d boards a pair, this session "
+        "%(session)d, so they are left out of the check.",
+        event=event.boards,
+        session=event.session_boards,
+    )
 
 
 def session_of(record: SessionRecord) -> ClubSession:
@@ -77,6 +99,9 @@ def session_of(record: SessionRecord) -> ClubSession:
             "ranking": record.ranking.value,
             "scoring": record.scoring.value,
             "event": record.event[:60],
+            # How the file scored its session, when it is not the default.
+            **({"expected": sorted(record.expected.items())} if record.expected else {}),
+            **({"totals": record.totals.value} if record.totals is not Totals.EXACT else {}),
         }
     )
     pairs: set[Pair] = set()

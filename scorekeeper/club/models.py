@@ -24,6 +24,7 @@ from scorekeeper.rules.duplicate import (
     SessionRecord,
     SessionScore,
     TableResult,
+    Totals,
 )
 from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell, mitchell
 
@@ -100,6 +101,18 @@ class ClubSession(Game):
         return str(self.settings.get("event", ""))
 
     @property
+    def file_expected(self) -> dict[int, int] | None:
+        """For a session read from a file, the boards its file scored against another number
+        of results than the most any board has (each board's Neuberg N)."""
+        pairs = self.settings.get("expected") or ()
+        return {int(board): int(wanted) for board, wanted in pairs} or None
+
+    @property
+    def totals(self) -> Totals:
+        """How per-board matchpoints add up: exactly, unless the file was scored otherwise."""
+        return Totals(self.settings.get("totals", Totals.EXACT))
+
+    @property
     def closed(self) -> bool:
         return bool(self.settings.get("closed", False))
 
@@ -168,7 +181,8 @@ class ClubSession(Game):
             names={pair.key: pair.names for pair in self.pairs if pair.names},
             deals={deal.board: deal.deal for deal in self.deals},
             tiebreaks={pair.key: pair.tiebreak for pair in self.pairs if pair.tiebreak is not None},
-            expected=movement.expected_results() if movement is not None else None,
+            expected=movement.expected_results() if movement is not None else self.file_expected,
+            totals=self.totals,
         )
 
     def score(self) -> SessionScore:

@@ -50,6 +50,8 @@ class SettingsFile(Schema):
     event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     closed: bool = False
     shown: Literal["end", "played", "all"] = "played"
+    expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
+    totals: Literal["exact", "board-tenths"] = "exact"
 
 
 class PairFile(Schema):
@@ -140,7 +142,9 @@ def game_from_json(raw: bytes) -> ClubSession:
     """A new session from an exported file, or :class:`TransferError` saying what is wrong."""
     read_envelope(raw)
     document = read_schema(GameFile, raw)
-    settings = document.settings.model_dump()
+    # How a file's session was scored is kept only when the file says it.
+    unsaid = {"expected", "totals"} - document.settings.model_fields_set
+    settings = document.settings.model_dump(exclude=unsaid)
     if settings["movement"] != FROM_FILE:
         valid = (
             settings["tables"] in MITCHELL_TABLES

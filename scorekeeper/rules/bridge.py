@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
@@ -42,6 +43,7 @@ __all__ = [
     "ContractError",
     "ContractPoints",
     "DealError",
+    "ExactMatchpoints",
     "Honours",
     "PadEntry",
     "PadItem",
@@ -60,6 +62,7 @@ __all__ = [
     "TeamMatch",
     "Vulnerability",
     "board_dealer",
+    "board_matchpoints",
     "board_vulnerability",
     "butler_datum",
     "butler_imps",
@@ -69,6 +72,7 @@ __all__ = [
     "imps",
     "matchpoints",
     "neuberg",
+    "rounded",
     "score_board",
     "score_chicago",
     "score_pairs_session",
@@ -853,24 +857,56 @@ class BoardMatchpoints:
         return 100 * self.ew / self.top if self.top else 50.0
 
 
-def score_board(
+@dataclass(frozen=True, slots=True)
+class ExactMatchpoints:
+    """The matchpoints of one result of a board, exactly: a Neuberg-scaled figure is a
+    fraction (28⅓), kept whole through totals and percentages (RULES.md §4).
+
+    >>> ExactMatchpoints(Fraction(85, 3), Fraction(41, 3), 42, artificial=False).shown
+    BoardMatchpoints(ns=28.3, ew=13.7, top=42)
+    """
+
+    ns: Fraction
+    ew: Fraction
+    top: int
+    """The most a result can earn on the board: 2 × (results expected − 1)."""
+    artificial: bool
+    """Whether the figures are artificial scores (each side its own share of the top)."""
+
+    @property
+    def published(self) -> tuple[Fraction, Fraction]:
+        """North-South's and East-West's figures as a sheet publishes them: to 0.1, half up;
+        on a real result East-West get the top less North-South's figure, so that the two
+        add up to the top."""
+        ns = _round_half_up(self.ns, 1)
+        ew = _round_half_up(self.ew, 1) if self.artificial else self.top - ns
+        return ns, ew
+
+    @property
+    def shown(self) -> BoardMatchpoints:
+        """The :attr:`published` figures, as :func:`score_board` gives them."""
+        ns, ew = self.published
+        return BoardMatchpoints(float(ns), float(ew), self.top)
+
+
+def board_matchpoints(
     results: Sequence[BoardResult | int], *, expected: int | None = None
-) -> list[BoardMatchpoints]:
-    """Matchpoint one board for both directions, one entry per result in the order given
-    (RULES.md §2).
+) -> list[ExactMatchpoints]:
+    """Matchpoint one board for both directions, exactly, one entry per result in the order
+    given (RULES.md §2).
 
     ``results`` are :class:`BoardResult` values or plain North-South scores; ``expected`` is
     N, the number of results the board should have had (all of them, by default). The top is
     2 × (N − 1).
 
     - A real score gets 2 per lower real score and 1 per equal one; with fewer real results
-      than expected (n < N), Neuberg's formula scales it, to 0.1 (half up). East-West get the
-      top less North-South's figure, so the two add up to the top as on published sheets.
+      than expected (n < N), Neuberg's formula scales it: (M + 1) × N / n − 1. East-West get
+      the top less North-South's figure.
     - An artificial score is not one of the n real results; each side gets its own share of
       the top: A+ 60 %, A= 50 %, A- 40 %.
 
-    >>> [(m.ns, m.ew) for m in score_board([420, 420, 400, BoardResult.adjusted("A+", "A+")])]
-    [(4.3, 1.7), (4.3, 1.7), (0.3, 5.7), (3.6, 3.6)]
+    >>> [(m.ns, m.ew) for m in board_matchpoints([110, -50], expected=3)]
+    [(Fraction(7, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(7, 2))]
     """
     entries = []
     for result in results:
@@ -894,15 +930,39 @@ def score_board(
     scored = []
     for entry in entries:
         if entry.artificial_ns is not None and entry.artificial_ew is not None:
-            ns = _round_half_up(entry.artificial_ns.share * top, 1)
-            ew = _round_half_up(entry.artificial_ew.share * top, 1)
-        else:
-            ns = Fraction(next(real_points))
-            if len(real) < wanted:
-                ns = _round_half_up(_exact_neuberg(ns, wanted, len(real)), 1)
-            ew = top - ns
-        scored.append(BoardMatchpoints(float(ns), float(ew), top))
+            ns = entry.artificial_ns.share * top
+            ew = entry.artificial_ew.share * top
+            scored.append(ExactMatchpoints(ns, ew, top, artificial=True))
+            continue
+        ns = Fraction(next(real_points))
+        if len(real) < wanted:
+            ns = _exact_neuberg(ns, wanted, len(real))
+        scored.append(ExactMatchpoints(ns, top - ns, top, artificial=False))
     return scored
+
+
+def score_board(
+    results: Sequence[BoardResult | int], *, expected: int | None = None
+) -> list[BoardMatchpoints]:
+    """Matchpoint one board for both directions as a sheet publishes it, one entry per result
+    in the order given: :func:`board_matchpoints`, each figure shown to 0.1 (half up), East-West
+    the top less North-South's figure on a real result.
+
+    >>> [(m.ns, m.ew) for m in score_board([420, 420, 400, BoardResult.adjusted("A+", "A+")])]
+    [(4.3, 1.7), (4.3, 1.7), (0.3, 5.7), (3.6, 3.6)]
+    """
+    return [points.shown for points in board_matchpoints(results, expected=expected)]
+
+
+def rounded(value: Fraction | float, places: int) -> Decimal:
+    """A figure as it is shown: to ``places`` decimals, half up. Only what is shown is
+    rounded (RULES.md §4); a float is taken as the decimal it prints as.
+
+    >>> rounded(Fraction(217, 3), 1), rounded(Fraction(217, 3), 2), rounded(0.25, 1)
+    (Decimal('72.3'), Decimal('72.33'), Decimal('0.3'))
+    """
+    exact = Fraction(repr(float(value))) if isinstance(value, float) else Fraction(value)
+    return Decimal(math.floor(exact * 10**places + Fraction(1, 2))).scaleb(-places)
 
 
 def _tenths(value: float) -> int:

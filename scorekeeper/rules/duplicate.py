@@ -15,12 +15,11 @@ field, or one per direction when pairs are numbered within their direction (a Mi
 [420, 140]
 >>> session = score_session(results, ranking=Ranking.BY_DIRECTION)
 >>> [(s.pair.label, s.total, s.percentage) for s in session.standings(Side.NS)]
-[('NS1', 2.0, 100.0), ('NS2', 0.0, 0.0)]
+[('NS1', Fraction(2, 1), Fraction(100, 1)), ('NS2', Fraction(0, 1), Fraction(0, 1))]
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -34,12 +33,12 @@ from scorekeeper.rules.bridge import (
     BridgeRule,
     Contract,
     ContractError,
+    ExactMatchpoints,
+    board_matchpoints,
     board_vulnerability,
     butler_datum,
     contract_score,
     imps,
-    score_board,
-    session_percentage,
 )
 from scorekeeper.rules.common import Seat, Side
 
@@ -53,7 +52,9 @@ __all__ = [
     "SessionScore",
     "Standing",
     "TableResult",
+    "Totals",
     "expected_results",
+    "most_results",
     "score_session",
 ]
 
@@ -77,6 +78,17 @@ class Scoring(StrEnum):
     BUTLER = "butler"
     """IMPs against the board's datum (:func:`~scorekeeper.rules.bridge.butler_datum`); the
     session as the sum of the IMPs."""
+
+
+class Totals(StrEnum):
+    """How a pair's per-board matchpoints add up to its total."""
+
+    EXACT = "exact"
+    """The exact figures added up (a Neuberg-scaled figure is a fraction); only what is shown
+    is rounded, so pairs level on exact figures share their place (RULES.md §4)."""
+    BOARD_TENTHS = "board-tenths"
+    """The figures as the travellers show them (to 0.1) added up, as some club programs total
+    a session (Magic Contest): kept for a session read from a file scored that way."""
 
 
 BUTLER_ARTIFICIAL_IMPS = {
@@ -200,24 +212,40 @@ class TableResult:
 
 @dataclass(frozen=True, slots=True)
 class ScoredResult:
-    """A table's result with what each direction earned on it: matchpoints (to 0.1 when
-    Neuberg-scaled) or, in Butler scoring, IMPs."""
+    """A table's result with what each direction earned on it: matchpoints, exactly (a
+    Neuberg-scaled figure is a fraction), or, in Butler scoring, IMPs."""
 
     result: TableResult
-    ns: float
-    ew: float
+    ns: Fraction
+    ew: Fraction
     top: int
     """The board's top in matchpoints; 0 in Butler scoring."""
     datum: int | None = None
     """The board's datum, in Butler scoring."""
 
     @property
-    def ns_percentage(self) -> float:
-        return 100 * self.ns / self.top if self.top else 50.0
+    def shown_ns(self) -> Fraction:
+        """North-South's figure as the traveller shows it (:attr:`ExactMatchpoints.published`)."""
+        return self._shown()[0]
 
     @property
-    def ew_percentage(self) -> float:
-        return 100 * self.ew / self.top if self.top else 50.0
+    def shown_ew(self) -> Fraction:
+        """East-West's figure as the traveller shows it: the top less North-South's on a real
+        result, so that the two add up to the top."""
+        return self._shown()[1]
+
+    def _shown(self) -> tuple[Fraction, Fraction]:
+        if not self.top:  # Butler: whole IMPs
+            return self.ns, self.ew
+        return ExactMatchpoints(self.ns, self.ew, self.top, self.result.is_artificial).published
+
+    @property
+    def ns_percentage(self) -> Fraction:
+        return 100 * self.ns / self.top if self.top else Fraction(50)
+
+    @property
+    def ew_percentage(self) -> Fraction:
+        return 100 * self.ew / self.top if self.top else Fraction(50)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,16 +256,17 @@ class Standing:
     rank: int
     tied: bool
     """Whether another pair has the same place."""
-    total: float
-    """Matchpoints (the published per-board figures added up) or IMPs."""
+    total: Fraction
+    """Matchpoints, exactly (or, as :attr:`Totals.BOARD_TENTHS`, the per-board figures as
+    shown, added up), or IMPs."""
     top: int
     """The tops of the boards the pair has a result on, added up; 0 in Butler scoring."""
     boards: int
 
     @property
-    def percentage(self) -> float | None:
-        """The total as a percentage of the top, to two decimals; ``None`` in Butler."""
-        return session_percentage(self.total, self.top) if self.top else None
+    def percentage(self) -> Fraction | None:
+        """The total as a percentage of the top, exactly; ``None`` in Butler."""
+        return self.total * 100 / self.top if self.top else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,8 +319,16 @@ def expected_results(results: Iterable[TableResult]) -> dict[int, int]:
     return counts
 
 
-def _tenths(value: float) -> int:
-    return math.floor(Fraction(repr(float(value))) * 10 + Fraction(1, 2))
+def most_results(results: Iterable[TableResult]) -> int:
+    """The N of Neuberg's formula for a board when nothing says how many results it should
+    have had (no movement, a file that does not say): the most results any board of the
+    session has, artificial ones included (RULES.md §4, Neuberg everywhere).
+
+    >>> most_results([TableResult(1, 1, 1, 1, 2), TableResult(1, 2, 1, 3, 4),
+    ...               TableResult(2, 1, 2, 1, 4)])
+    2
+    """
+    return max(expected_results(results).values(), default=0)
 
 
 def _score_butler(results: Sequence[TableResult]) -> list[ScoredResult]:
@@ -306,16 +343,20 @@ def _score_butler(results: Sequence[TableResult]) -> list[ScoredResult]:
             assert result.score_ns is not None and datum is not None
             ns = imps(result.score_ns - datum)
             ew = -ns
-        scored.append(ScoredResult(result, float(ns), float(ew), 0, datum))
+        scored.append(ScoredResult(result, Fraction(ns), Fraction(ew), 0, datum))
     return scored
 
 
 @dataclass
 class _Tally:
-    tenths: int = 0
+    total: Fraction = field(default_factory=Fraction)
     top: int = 0
     boards: int = 0
-    key: Fraction = field(default_factory=Fraction)
+
+    @property
+    def key(self) -> Fraction:
+        """What places the pair: its share of its own top (its total in Butler)."""
+        return self.total / self.top if self.top else self.total
 
 
 def score_session(
@@ -325,20 +366,32 @@ def score_session(
     scoring: Scoring = Scoring.MATCHPOINTS,
     expected: Mapping[int, int] | None = None,
     tiebreaks: Mapping[Pair, int] | None = None,
+    totals: Totals = Totals.EXACT,
 ) -> SessionScore:
-    """Score a pairs session from its results (RULES.md §2).
+    """Score a pairs session from its results (RULES.md §2, §4).
 
-    Each board is matchpointed by :func:`~scorekeeper.rules.bridge.score_board` (``expected``
-    gives a board's N for Neuberg; by default, the results it has) or, in Butler scoring,
-    each North-South score earns the IMPs of its difference from the board's datum (an
-    artificial score ±3 IMPs). A pair's total adds its per-board figures as published (to
-    0.1); matchpoint rankings go by percentage of the pair's own top, so a pair that sat out
-    a round is not behind for it; Butler rankings by total IMPs.
+    Each board is matchpointed by :func:`~scorekeeper.rules.bridge.board_matchpoints`, a
+    board with fewer results than its N Neuberg-scaled: ``expected`` gives a board's N (a
+    movement's schedule, or what a file says); a board it does not name expects the most
+    results any board has (:func:`most_results`). In Butler scoring each North-South score
+    earns the IMPs of its difference from the board's datum (an artificial score ±3 IMPs).
 
-    Equal pairs share the place (the next place is skipped), unless ``tiebreaks`` (as a
-    results file publishes them) puts one ahead: the higher figure first.
+    A pair's total adds its exact per-board figures (``totals``: or the figures as shown, to
+    0.1, for a file scored that way); matchpoint rankings go by the exact share of the pair's
+    own top, so a pair that sat out a round is not behind for it; Butler rankings by total
+    IMPs. Nothing is rounded here: only what is shown is.
+
+    Pairs level on exact figures share the place (the next place is skipped), unless
+    ``tiebreaks`` (as a results file publishes them) puts one ahead: the higher figure first.
 
     A pair cannot play a board twice (:class:`BoardError`).
+
+    Three results of a board scheduled four times: Neuberg's figures are thirds.
+
+    >>> played = [TableResult(1, table, 1, 2 * table - 1, 2 * table, Contract(1, "NT"),
+    ...                       Seat.NORTH, tricks) for table, tricks in ((1, 7), (2, 8), (3, 9))]
+    >>> [(str(s.ns), str(s.shown_ns)) for s in score_session(played, expected={1: 4}).board(1)]
+    [('17/3', '57/10'), ('3', '3'), ('1/3', '3/10')]
     """
     by_board: dict[int, list[int]] = {}
     seen: set[tuple[int, Pair]] = set()
@@ -348,14 +401,15 @@ def score_session(
                 raise BoardError(BridgeRule.PAIR_TWICE, pair=pair.label, board=result.board)
             seen.add((result.board, pair))
         by_board.setdefault(result.board, []).append(index)
+    most = most_results(results)
     scored: dict[int, ScoredResult] = {}
     for board, indexes in by_board.items():
         rows = [results[index] for index in indexes]
         if scoring is Scoring.BUTLER:
             figures = _score_butler(rows)
         else:
-            wanted = (expected or {}).get(board, len(rows))
-            points = score_board(
+            wanted = (expected or {}).get(board, most)
+            points = board_matchpoints(
                 [row.board_result for row in rows], expected=max(wanted, len(rows))
             )
             figures = [
@@ -368,13 +422,15 @@ def score_session(
     tallies: dict[Pair, _Tally] = {}
     for item in ordered:
         ns_pair, ew_pair = pairs_of(item.result, ranking)
-        for pair, figure in ((ns_pair, item.ns), (ew_pair, item.ew)):
+        if totals is Totals.BOARD_TENTHS:
+            figures_added = (item.shown_ns, item.shown_ew)
+        else:
+            figures_added = (item.ns, item.ew)
+        for pair, figure in zip((ns_pair, ew_pair), figures_added, strict=True):
             tally = tallies.setdefault(pair, _Tally())
-            tally.tenths += _tenths(figure)
+            tally.total += figure
             tally.top += item.top
             tally.boards += 1
-    for tally in tallies.values():
-        tally.key = Fraction(tally.tenths, tally.top) if tally.top else Fraction(tally.tenths)
 
     directions: tuple[Side | None, ...] = (
         (Side.NS, Side.EW) if ranking is Ranking.BY_DIRECTION else (None,)
@@ -390,9 +446,7 @@ def score_session(
             ahead = sum(1 for o in pairs if (tallies[o].key, breaks.get(o, 0)) > place)
             tied = sum(1 for o in pairs if (tallies[o].key, breaks.get(o, 0)) == place) > 1
             tally = tallies[pair]
-            standings.append(
-                Standing(pair, ahead + 1, tied, tally.tenths / 10, tally.top, tally.boards)
-            )
+            standings.append(Standing(pair, ahead + 1, tied, tally.total, tally.top, tally.boards))
         rankings.append((direction, tuple(standings)))
     return SessionScore(scoring, ranking, ordered, tuple(rankings))
 
@@ -414,7 +468,10 @@ class SessionRecord:
     tiebreaks: Mapping[Pair, int] = field(default_factory=dict)
     """Tiebreak figures a file published for equal totals (the higher first)."""
     expected: Mapping[int, int] | None = None
-    """Results each board should have (Neuberg's N); by default the results it has."""
+    """Results each board should have (Neuberg's N): the movement's schedule, or what a file
+    says; a board it does not name expects the most results any board has."""
+    totals: Totals = Totals.EXACT
+    """How per-board matchpoints add up: exactly, unless a file was scored otherwise."""
 
     def score(self) -> SessionScore:
         """The session scored (:func:`score_session`)."""
@@ -424,4 +481,5 @@ class SessionRecord:
             scoring=self.scoring,
             expected=self.expected,
             tiebreaks=self.tiebreaks,
+            totals=self.totals,
         )

@@ -19,15 +19,19 @@ A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRul
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from enum import StrEnum
+from fractions import Fraction
 
-from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer
+from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer, rounded
 from scorekeeper.rules.common import Rule, RuleError, Seat, Side
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -35,6 +39,10 @@ from scorekeeper.rules.duplicate import (
     Scoring,
     SessionRecord,
     SessionScore,
+    Standing,
+    Totals,
+    expected_results,
+    most_results,
 )
 
 __all__ = [
@@ -49,12 +57,16 @@ __all__ = [
     "MAX_TEXT",
     "Difference",
     "Figure",
+    "FileCheck",
     "FileError",
     "FileRule",
+    "LargerEvent",
     "Published",
     "PublishedResult",
     "PublishedStanding",
     "SuitHolding",
+    "as_scored",
+    "check",
     "check_date",
     "clean_text",
     "contract_text",
@@ -62,6 +74,8 @@ __all__ = [
     "deal_hands",
     "detect_ranking",
     "differences",
+    "event_ranking",
+    "expected_by_file",
     "figure_text",
     "is_deal",
     "pair_key",
@@ -70,6 +84,7 @@ __all__ = [
     "parse_figure",
     "parse_seat",
     "parse_whole",
+    "totals_by_file",
 ]
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -207,6 +222,8 @@ class PublishedStanding:
     percentage: float | None = None
     tiebreak: int | None = None
     names: str = ""
+    boards: int | None = None
+    """The boards the file says the pair's figures count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,17 +260,124 @@ class Difference:
     pair: Pair | None = None
 
 
-def _same(published: float, computed: float | None) -> bool:
-    # Both sides are decimal figures to at most two places: anything closer is the same one.
-    return computed is not None and abs(published - computed) < 5e-7
+def _decimals(published: float) -> int:
+    """The decimals a published figure is written with (28.30 and 28.3: one)."""
+    exponent = Decimal(repr(float(published))).normalize().as_tuple().exponent
+    return -min(0, exponent) if isinstance(exponent, int) else 0
 
 
-def differences(
+def _compared(
+    published: float, exact: Fraction | None, least: int, shown: Fraction | None = None
+) -> tuple[bool, float | None]:
+    """Whether a published figure is the engine's exact one as a sheet shows it: rounded half
+    up to the decimals the file writes it with, at least ``least`` (0.1 for matchpoints, 0.01
+    for percentages); ``shown`` is the traveller's own figure, when it has one (East-West the
+    top less North-South's). Also the engine's figure at that precision, to name it."""
+    if exact is None:
+        return False, None
+    places = max(least, _decimals(published))
+    computed = rounded(exact, places)
+    written = Decimal(repr(float(published)))
+    agrees = written == computed or (shown is not None and places == 1 and written == shown)
+    return agrees, float(computed)
+
+
+@dataclass(frozen=True, slots=True)
+class LargerEvent:
+    """The ranking a file publishes is that of a larger event than the session it carries
+    (several sessions added up): its places, totals and percentages are not the session's."""
+
+    boards: int | None
+    """About how many boards a pair's published figures count, when the file shows it."""
+    session_boards: int
+    """The boards a pair plays in the session (the most any pair plays)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """A file's published figures checked against the engine's scoring of its session."""
+
+    differences: tuple[Difference, ...]
+    """Every published figure of the session the engine does not reproduce."""
+    larger_event: LargerEvent | None
+    """Set when the file's ranking is that of a larger event: then its places, totals and
+    percentages are not compared, and are not differences."""
+
+
+_PERCENT_SLACK = Fraction(1, 200)
+"""Half the last decimal of a percentage published to 0.01."""
+_TOTAL_SLACK = Fraction(1, 20)
+"""Half the last decimal of a total published to 0.1."""
+
+
+def _event_boards(
+    line: PublishedStanding, standing: Standing, butler: bool
+) -> tuple[bool, int | None] | None:
+    """What one published line says of its size: ``(True, boards)`` when its figures count
+    more than the pair's session (``boards`` about how many, when it shows), ``(False, None)``
+    when they fit the session, ``None`` when it cannot tell."""
+    verdicts: list[tuple[bool, int | None]] = []
+    if line.boards is not None:
+        verdicts.append((line.boards > standing.boards, line.boards))
+    if not butler and standing.top and line.total is not None:
+        total = Fraction(repr(line.total))
+        if line.percentage is not None and line.percentage > 0:
+            percentage = Fraction(repr(line.percentage))
+            least_top = (total - _TOTAL_SLACK) * 100 / (percentage + _PERCENT_SLACK)
+            boards = round(total * 100 / percentage * standing.boards / standing.top)
+            verdicts.append((least_top > standing.top, boards))
+        elif total > standing.top:
+            verdicts.append((True, None))
+    if not verdicts:
+        return None
+    larger = [boards for is_larger, boards in verdicts if is_larger]
+    if larger:
+        return True, max((b for b in larger if b is not None), default=None)
+    return False, None
+
+
+def event_ranking(published: Published, score: SessionScore) -> LargerEvent | None:
+    """Whether the ranking a file publishes is that of a larger event than its session.
+
+    A program that scores an event of several sessions may publish, with one session's
+    results, the ranking of the whole event so far: every per-board figure is the session's,
+    but each pair's place, total and percentage count every session. A line shows it when it
+    says its pair played more boards than the session has, when its total is beyond the
+    session's top, or when its total and percentage are out of a larger top than the pair's
+    in the session. The ranking is the event's when at least one line shows it and none fits
+    the session.
+    """
+    butler = score.scoring is Scoring.BUTLER
+    larger: list[int | None] = []
+    for line in published.standings:
+        standing = score.standing_of(line.pair)
+        if standing is None:
+            continue
+        verdict = _event_boards(line, standing, butler)
+        if verdict is None:
+            continue
+        is_larger, boards = verdict
+        if not is_larger:
+            return None
+        larger.append(boards)
+    if not larger:
+        return None
+    known = Counter(boards for boards in larger if boards is not None)
+    session_boards = max(s.boards for _, standings in score.rankings for s in standings)
+    return LargerEvent(known.most_common(1)[0][0] if known else None, session_boards)
+
+
+def check(
     session: SessionRecord, published: Published, score: SessionScore | None = None
-) -> list[Difference]:
-    """Every published figure the engine does not reproduce: each result's score (from the
-    side the file gives it), matchpoints or IMPs for each side, then each pair's total,
-    percentage and rank. Empty when the file and the engine agree.
+) -> FileCheck:
+    """The file's published figures checked against the engine's scoring of its session:
+    each result's score (from the side the file gives it), matchpoints or IMPs for each
+    side, then each pair's total, percentage and rank, unless the ranking is that of a larger
+    event (:func:`event_ranking`), which is said instead.
+
+    A figure agrees when it is the engine's exact figure rounded (half up) to the decimals
+    the file writes it with, at least a sheet's own: 0.1 for matchpoints and totals, 0.01
+    for percentages.
 
     ``published.results`` must follow ``session.results`` one for one.
     """
@@ -273,26 +397,124 @@ def differences(
                 found.append(
                     Difference(Figure.SCORE, given_score, computed_score, board, table, side)
                 )
-        points: tuple[tuple[Side, Figure, float | None, float | None], ...] = (
-            (Side.NS, Figure.MATCHPOINTS, figures.mp_ns, None if butler else item.ns),
-            (Side.EW, Figure.MATCHPOINTS, figures.mp_ew, None if butler else item.ew),
-            (Side.NS, Figure.IMPS, figures.imp_ns, item.ns if butler else None),
-            (Side.EW, Figure.IMPS, figures.imp_ew, item.ew if butler else None),
+        points: tuple[tuple[Side, Figure, float | None, Fraction, Fraction], ...] = (
+            (Side.NS, Figure.MATCHPOINTS, figures.mp_ns, item.ns, item.shown_ns),
+            (Side.EW, Figure.MATCHPOINTS, figures.mp_ew, item.ew, item.shown_ew),
+            (Side.NS, Figure.IMPS, figures.imp_ns, item.ns, item.shown_ns),
+            (Side.EW, Figure.IMPS, figures.imp_ew, item.ew, item.shown_ew),
         )
-        for side, figure, given, computed in points:
-            if given is not None and not _same(given, computed):
+        for side, figure, given, exact, shown in points:
+            if given is None:
+                continue
+            if (figure is Figure.IMPS) is not butler:
+                found.append(Difference(figure, given, None, board, table, side))
+                continue
+            agrees, computed = _compared(given, exact, 0 if butler else 1, shown)
+            if not agrees:
                 found.append(Difference(figure, given, computed, board, table, side))
+    larger = event_ranking(published, scored)
+    if larger is None:
+        found += _standing_differences(published, scored)
+    return FileCheck(tuple(found), larger)
+
+
+def _standing_differences(published: Published, scored: SessionScore) -> list[Difference]:
+    found: list[Difference] = []
+    butler = scored.scoring is Scoring.BUTLER
     for line in published.standings:
         standing = scored.standing_of(line.pair)
-        totals: tuple[tuple[Figure, float | None, float | None], ...] = (
-            (Figure.TOTAL, line.total, standing.total if standing else None),
-            (Figure.PERCENTAGE, line.percentage, standing.percentage if standing else None),
-            (Figure.RANK, line.rank, standing.rank if standing else None),
+        totals: tuple[tuple[Figure, float | None, Fraction | None, int], ...] = (
+            (Figure.TOTAL, line.total, standing.total if standing else None, 0 if butler else 1),
+            (Figure.PERCENTAGE, line.percentage, standing.percentage if standing else None, 2),
         )
-        for figure, given, computed in totals:
-            if given is not None and not _same(given, computed):
+        for figure, given, exact, least in totals:
+            if given is None:
+                continue
+            agrees, computed = _compared(given, exact, least)
+            if not agrees:
                 found.append(Difference(figure, given, computed, pair=line.pair))
+        rank = standing.rank if standing else None
+        if line.rank is not None and line.rank != rank:
+            found.append(Difference(Figure.RANK, line.rank, rank, pair=line.pair))
     return found
+
+
+def differences(
+    session: SessionRecord, published: Published, score: SessionScore | None = None
+) -> list[Difference]:
+    """Every published figure the engine does not reproduce (:func:`check`); empty when the
+    file and the engine agree."""
+    return list(check(session, published, score).differences)
+
+
+# --- How a file scored its session ---------------------------------------------------------------
+
+
+def expected_by_file(session: SessionRecord, published: Published) -> dict[int, int] | None:
+    """Each board's N (the results it should have had, RULES.md §2) as the file's own
+    matchpoints show it, for the boards where it is not the engine's default (the most
+    results any board has, RULES.md §4); ``None`` when the file says nothing else.
+
+    A real result's two published figures add up to its board's top, 2 × (N − 1): a board
+    played fewer times whose figures add up to the top of the results it has was not
+    Neuberg-scaled, and is not. A board whose figures say nothing (none published, or not on
+    this scale) expects the default.
+
+    >>> from scorekeeper.rules.duplicate import TableResult
+    >>> short = SessionRecord((TableResult(1, 1, 1, 1, 2), TableResult(1, 2, 1, 3, 4),
+    ...                        TableResult(2, 1, 2, 1, 4)))
+    >>> unscaled = Published((PublishedResult(mp_ns=1, mp_ew=1),
+    ...                       PublishedResult(mp_ns=1, mp_ew=1), PublishedResult(mp_ns=0, mp_ew=0)))
+    >>> expected_by_file(short, unscaled)
+    {2: 1}
+    """
+    if session.scoring is Scoring.BUTLER:
+        return None
+    counts = expected_results(session.results)
+    most = most_results(session.results)
+    tops: dict[int, Counter[int]] = {}
+    for result, figures in zip(session.results, published.results, strict=True):
+        if result.is_artificial or figures.mp_ns is None or figures.mp_ew is None:
+            continue
+        added = Fraction(repr(figures.mp_ns)) + Fraction(repr(figures.mp_ew))
+        top = round(added)
+        # Each figure may be rounded on its own: the two add up to the top within 0.1.
+        if top % 2 == 0 and abs(added - top) <= Fraction(1, 10):
+            tops.setdefault(result.board, Counter())[top] += 1
+    said = {}
+    for board, found in sorted(tops.items()):
+        wanted = found.most_common(1)[0][0] // 2 + 1
+        if wanted >= counts[board] and wanted != most:
+            said[board] = wanted
+    return said or None
+
+
+def totals_by_file(session: SessionRecord, published: Published) -> Totals:
+    """How the file added its per-board matchpoints up: the figures as shown (to 0.1) when
+    that reproduces more of its published totals and percentages than the exact figures do
+    (some club programs total a session so), else exactly (RULES.md §4)."""
+    if session.scoring is Scoring.BUTLER or not published.standings:
+        return Totals.EXACT
+    exact = dataclasses.replace(session, totals=Totals.EXACT).score()
+    if event_ranking(published, exact) is not None:
+        return Totals.EXACT
+    shown = dataclasses.replace(session, totals=Totals.BOARD_TENTHS).score()
+    if _sums_differing(published, shown) < _sums_differing(published, exact):
+        return Totals.BOARD_TENTHS
+    return Totals.EXACT
+
+
+def _sums_differing(published: Published, scored: SessionScore) -> int:
+    differing = _standing_differences(published, scored)
+    return sum(d.figure in (Figure.TOTAL, Figure.PERCENTAGE) for d in differing)
+
+
+def as_scored(session: SessionRecord, published: Published) -> SessionRecord:
+    """The session to be scored as its file says it was (:func:`expected_by_file`,
+    :func:`totals_by_file`); where the file does not say, with Neuberg and exact totals."""
+    expected = expected_by_file(session, published)
+    with_expected = dataclasses.replace(session, expected=expected)
+    return dataclasses.replace(with_expected, totals=totals_by_file(with_expected, published))
 
 
 # --- Reading values -----------------------------------------------------------------------------
@@ -326,14 +548,13 @@ def parse_figure(text: str) -> float | None:
     return value if math.isfinite(value) and abs(value) <= MAX_FIGURE else None
 
 
-def figure_text(value: float, places: int) -> str:
-    """A figure as files write it: ``places`` decimals, never "-0".
+def figure_text(value: Fraction | float, places: int) -> str:
+    """A figure as files write it: ``places`` decimals (half up), never "-0".
 
-    >>> figure_text(28.3, 1), figure_text(-0.0, 1), figure_text(61.2149, 2)
-    ('28.3', '0.0', '61.21')
+    >>> figure_text(28.3, 1), figure_text(-0.0, 1), figure_text(Fraction(217, 3), 2)
+    ('28.3', '0.0', '72.33')
     """
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    return str(rounded(value, places))
 
 
 _ARTIFICIAL_WORDS = {

@@ -27,11 +27,11 @@ end of the line, ``{`` to ``}``).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from fractions import Fraction
 
 from scorekeeper.rules.bridge import Artificial, Contract, board_dealer, board_vulnerability
 from scorekeeper.rules.common import RuleError, Seat, Side
@@ -59,6 +59,7 @@ from scorekeeper.rules.files import (
     Published,
     PublishedResult,
     PublishedStanding,
+    as_scored,
     check_date,
     clean_text,
     contract_text,
@@ -487,6 +488,7 @@ class _TotalRow:
     percentage: float | None
     tiebreak: int | None
     names: str
+    boards: int | None
 
 
 _TOTALS = ("totalscoremp", "totalmp", "totalscoreimp", "totalimp")
@@ -497,6 +499,7 @@ def _total_row(line: int, row: Mapping[str, str]) -> _TotalRow:
         raise _fail(FileRule.MISSING, line, field="the TotalScoreTable's PairId column")
     rank_text = row.get("rank", "").rstrip("=")
     tiebreak = row.get("tiebreak", "")
+    boards = row.get("nrboards", "")
     total = next((row[name] for name in _TOTALS if row.get(name)), "")
     name = "TotalScoreIMP" if "totalscoreimp" in row or "totalimp" in row else "TotalScoreMP"
     return _TotalRow(
@@ -508,6 +511,7 @@ def _total_row(line: int, row: Mapping[str, str]) -> _TotalRow:
         _figure(row.get("totalpercentage", ""), line, "TotalPercentage"),
         _whole(tiebreak, line, "Tiebreak", -MAX_RESULTS, MAX_RESULTS) if tiebreak else None,
         _text(row.get("names", ""), line, "Names"),
+        _whole(boards, line, "NrBoards", 0, MAX_RESULTS) if boards else None,
     )
 
 
@@ -602,7 +606,8 @@ def read_pbn(data: bytes | str) -> PbnFile:
         deals=deals,
         tiebreaks={line.pair: line.tiebreak for line in standings if line.tiebreak is not None},
     )
-    return PbnFile(session, Published(tuple(found.published for found in rows), standings))
+    published = Published(tuple(found.published for found in rows), standings)
+    return PbnFile(as_scored(session, published), published)
 
 
 def _check_pairs(rows: Sequence[_Row], ranking: Ranking) -> None:
@@ -627,6 +632,7 @@ def _standing(total: _TotalRow, ranking: Ranking) -> PublishedStanding:
         percentage=total.percentage,
         tiebreak=total.tiebreak,
         names=total.names,
+        boards=total.boards,
     )
 
 
@@ -668,8 +674,8 @@ def _table(
     return lines
 
 
-def _percent(value: float) -> str:
-    return str(math.floor(value + 0.5))
+def _percent(value: Fraction) -> str:
+    return figure_text(value, 0)
 
 
 def _score_cells(item: ScoredResult) -> tuple[str, str]:
@@ -709,7 +715,7 @@ def _score_table(items: Sequence[ScoredResult], scoring: Scoring) -> list[str]:
             play = ["Pass" if result.passed_out else "-", "-", "-"]
         row = [str(result.table), str(result.round), str(result.ns), str(result.ew), *play]
         row += [_cell(result.lead), *_score_cells(item)]
-        row += [figure_text(item.ns, 1), figure_text(item.ew, 1)]
+        row += [figure_text(item.shown_ns, 1), figure_text(item.shown_ew, 1)]
         if not butler:
             row += [_percent(item.ns_percentage), _percent(item.ew_percentage)]
         rows.append(row)

@@ -97,6 +97,7 @@ from scorekeeper.rules.files import (
     PublishedResult,
     PublishedStanding,
     SuitHolding,
+    as_scored,
     check_date,
     clean_text,
     deal_from_hands,
@@ -357,6 +358,7 @@ class _PairLine:
     percentage: float | None
     tiebreak: int | None
     names: str
+    boards: int | None
 
 
 def _pairs(event: ET.Element) -> Iterator[_PairLine]:
@@ -376,6 +378,7 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                     raise UsebioError(FileRule.DIRECTION, where=where, value=direction_text)
             place = (_text(pair, "PLACE") or "").rstrip("=").strip()
             tiebreak = _text(pair, "TIEBREAK")
+            boards = _text(pair, "BOARDS_PLAYED")
             players = [(player.text or "") for player in pair.findall("PLAYER/PLAYER_NAME")]
             yield _PairLine(
                 where,
@@ -388,6 +391,7 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                 if tiebreak
                 else None,
                 _long(where, "PLAYER_NAME", " - ".join(players)),
+                _whole(where, "BOARDS_PLAYED", boards, 0, MAX_RESULTS) if boards else None,
             )
 
 
@@ -479,6 +483,7 @@ def read_usebio(data: bytes) -> UsebioFile:
                 percentage=pair_line.percentage,
                 tiebreak=pair_line.tiebreak,
                 names=pair_line.names,
+                boards=pair_line.boards,
             )
         )
     session = SessionRecord(
@@ -491,7 +496,8 @@ def read_usebio(data: bytes) -> UsebioFile:
         deals=_deals(root),
         tiebreaks={s.pair: s.tiebreak for s in standings if s.tiebreak is not None},
     )
-    return UsebioFile(session, Published(tuple(line.published for line in lines), tuple(standings)))
+    published = Published(tuple(line.published for line in lines), tuple(standings))
+    return UsebioFile(as_scored(session, published), published)
 
 
 def _raw(element: ET.Element, name: str) -> str:
@@ -536,8 +542,8 @@ def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring) -> None
     else:
         _add(line, "SCORE", str(result.score_ns))
     prefix = "IMPS" if scoring is Scoring.BUTLER else "MATCH_POINTS"
-    _add(line, f"NS_{prefix}", figure_text(item.ns, 1))
-    _add(line, f"EW_{prefix}", figure_text(item.ew, 1))
+    _add(line, f"NS_{prefix}", figure_text(item.shown_ns, 1))
+    _add(line, f"EW_{prefix}", figure_text(item.shown_ew, 1))
 
 
 def _write_pairs(event: ET.Element, session: SessionRecord, scored: SessionScore) -> None:

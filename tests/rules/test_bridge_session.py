@@ -1,6 +1,7 @@
 """A real duplicate pairs session (FFB 2022, 22 tables, 30 boards) scored by the engine and
 compared with the published figures, row by row: contract scores, dealer and vulnerability,
-matchpoints with Neuberg and artificial scores, percentages, pair totals.
+matchpoints with Neuberg and artificial scores, percentages, pair totals. Then sessions whose
+Neuberg figures are fractions: kept exact, so pairs level on them share their place.
 
 The files are in tests/data/bridge (see the README there).
 """
@@ -12,9 +13,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.rules.bridge import (
     BoardResult,
+    Contract,
     PairsResult,
     PairsSession,
     board_dealer,
@@ -25,6 +29,9 @@ from scorekeeper.rules.bridge import (
     session_percentage,
     session_total,
 )
+from scorekeeper.rules.common import Seat
+from scorekeeper.rules.duplicate import Pair, Standing, TableResult, score_session
+from scorekeeper.rules.files import figure_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 SESSION = "ffb_2022_dn1_s1"
@@ -228,3 +235,103 @@ def test_adding_unrounded_neuberg_figures_would_move_some_totals(
             published["total_pct"]
         )
     assert (moved_totals, moved_percentages) == (7, 12)
+
+
+# --- Exact figures: pairs level on them share their place ----------------------------------------
+
+
+def result(board: int, table: int, ns: int, ew: int, score: int) -> TableResult:
+    """A result scoring ``score`` for North-South: 4♠= (420), 2♠+1 (140) or 2♠+2 (170)."""
+    tricks = {420: (4, 10), 140: (2, 9), 170: (2, 10)}
+    level, taken = tricks[score]
+    return TableResult(board, table, board, ns, ew, Contract(level, "S"), Seat.NORTH, taken)
+
+
+# Three boards each scheduled four times (a movement's N = 4, top 6), each played three times:
+# Neuberg gives thirds. Pairs 2, 3 and 5 make 10/3 each, pair 3 and 5 as 5/3 + 5/3 (shown
+# 1.7 + 1.7), pair 2 as 1/3 + 3 (shown 0.3 + 3.0).
+THIRDS = [
+    result(1, 1, 1, 2, 420), result(1, 2, 3, 4, 140), result(1, 3, 5, 6, 140),
+    result(2, 1, 3, 6, 140), result(2, 2, 5, 8, 140), result(2, 3, 1, 4, 420),
+    result(3, 1, 1, 7, 420), result(3, 2, 4, 2, 170), result(3, 3, 6, 8, 140),
+]  # fmt: skip
+SCHEDULE = {1: 4, 2: 4, 3: 4}
+
+
+def exact_totals(results: list[TableResult], expected: dict[int, int]) -> dict[int, Fraction]:
+    """Each pair's matchpoints counted here, exactly: 2 per lower North-South score and 1 per
+    equal one, scaled by Neuberg's formula (M + 1) × N / n − 1; East-West the top less."""
+    totals: dict[int, Fraction] = defaultdict(Fraction)
+    boards: dict[int, list[TableResult]] = defaultdict(list)
+    for played in results:
+        boards[played.board].append(played)
+    for board, played_here in boards.items():
+        wanted, obtained = expected[board], len(played_here)
+        scores = [played.score_ns or 0 for played in played_here]
+        for played, score in zip(played_here, scores, strict=True):
+            # Less the score's tie with itself.
+            m = sum(2 if other < score else 1 if other == score else 0 for other in scores) - 1
+            ns = Fraction(m + 1) * wanted / obtained - 1
+            totals[played.ns] += ns
+            totals[played.ew] += 2 * (wanted - 1) - ns
+    return totals
+
+
+def test_pairs_level_on_exact_figures_share_their_place() -> None:
+    counted = exact_totals(THIRDS, SCHEDULE)
+    assert counted[2] == counted[3] == counted[5] == Fraction(10, 3)
+    score = score_session(THIRDS, expected=SCHEDULE)
+    level = [score.standing_of(Pair(number)) for number in (2, 3, 5)]
+    assert [(s.rank, s.tied, s.top) for s in level if s] == [(5, True, 12)] * 3
+    # Shown alike: only what is shown is rounded.
+    assert [figure_text(s.total, 1) for s in level if s] == ["3.3"] * 3
+    assert [s.pair.number for s in score.standings()][-1] == 7
+    assert score.standing_of(Pair(7)) == Standing(Pair(7), 8, False, Fraction(1, 3), 6, 1)
+
+
+def test_a_session_keeps_every_figure_exact() -> None:
+    score = score_session(THIRDS, expected=SCHEDULE)
+    counted = exact_totals(THIRDS, SCHEDULE)
+    for standing in score.standings():
+        assert standing.total == counted[standing.pair.number]
+        assert standing.percentage == counted[standing.pair.number] * 100 / standing.top
+    # The traveller shows each figure to 0.1, East-West the top less North-South's.
+    board_1 = score.board(1)
+    assert [(s.ns, s.shown_ns, s.shown_ew) for s in board_1] == [
+        (Fraction(17, 3), Fraction("5.7"), Fraction("0.3")),
+        (Fraction(5, 3), Fraction("1.7"), Fraction("4.3")),
+        (Fraction(5, 3), Fraction("1.7"), Fraction("4.3")),
+    ]
+
+
+@st.composite
+def small_sessions(draw: st.DrawFn) -> tuple[list[TableResult], dict[int, int]]:
+    """A one-field session of up to five boards, each seating up to four tables of a field
+    of eight pairs, with a schedule of up to two more results than a board has."""
+    results = []
+    expected = {}
+    for board in range(1, draw(st.integers(1, 5)) + 1):
+        order = draw(st.permutations(range(1, 9)))
+        tables = draw(st.integers(1, 4))
+        for table in range(1, tables + 1):
+            score = draw(st.sampled_from([420, 140, 170]))
+            results.append(result(board, table, order[2 * table - 2], order[2 * table - 1], score))
+        expected[board] = tables + draw(st.integers(0, 2))
+    return results, expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_sessions())
+def test_pairs_whose_exact_totals_are_equal_get_the_same_place(
+    session: tuple[list[TableResult], dict[int, int]],
+) -> None:
+    results, expected = session
+    counted = exact_totals(results, expected)
+    score = score_session(results, expected=expected)
+    standings = score.standings()
+    for one in standings:
+        assert one.total == counted[one.pair.number]
+        for other in standings:
+            if one.total == other.total and one.top == other.top:
+                assert one.rank == other.rank
+                assert one.tied or one is other

@@ -8,23 +8,35 @@ The file is in tests/data/bridge (see the README there).
 import csv
 from collections.abc import Callable
 from datetime import date
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer
+from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer, rounded
 from scorekeeper.rules.common import Seat, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord, TableResult
+from scorekeeper.rules.duplicate import (
+    Pair,
+    Ranking,
+    Scoring,
+    SessionRecord,
+    TableResult,
+    Totals,
+)
 from scorekeeper.rules.files import (
     MAX_BYTES,
     MAX_RESULTS,
     Difference,
     Figure,
     FileRule,
+    LargerEvent,
     PublishedResult,
     PublishedStanding,
+    check,
+    figure_text,
 )
 from scorekeeper.rules.pbn import PbnError, PbnFile, differences, read_pbn, write_pbn
 
@@ -114,19 +126,24 @@ def test_the_published_figures_are_the_files_and_the_derived_csvs(ffb: PbnFile) 
 
 
 def test_pair_7_wins_and_the_tie_on_593_2_goes_by_the_tiebreak(ffb: PbnFile) -> None:
+    # Magic Contest adds each board's figure as published (to 0.1): the file is scored so.
+    assert ffb.session.totals is Totals.BOARD_TENTHS
     score = ffb.session.score()
     winner = score.standings()[0]
-    assert (winner.pair, winner.rank, winner.total, winner.percentage) == (
+    assert winner.percentage is not None
+    assert (winner.pair, winner.rank, winner.total, rounded(winner.percentage, 2)) == (
         Pair(7),
         1,
-        771.2,
-        61.21,
+        Fraction("771.2"),
+        Decimal("61.21"),
     )
-    assert ffb.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21, None, "")
+    assert ffb.published.standings[0] == PublishedStanding(
+        Pair(7), 1, 771.2, 61.21, None, "", boards=30
+    )
     tied = [score.standing_of(Pair(44)), score.standing_of(Pair(1))]
-    assert [(s.rank, s.total, s.percentage, s.tied) for s in tied if s] == [
-        (31, 593.2, 47.08, False),
-        (32, 593.2, 47.08, False),
+    assert [(s.rank, s.total, s.top, s.tied) for s in tied if s] == [
+        (31, Fraction("593.2"), 1260, False),
+        (32, Fraction("593.2"), 1260, False),
     ]
     assert [line.tiebreak for line in ffb.published.standings[30:32]] == [2, 0]
 
@@ -155,15 +172,18 @@ def test_the_four_artificial_rows(ffb: PbnFile) -> None:
 def test_the_neuberg_boards_and_a_plain_one(ffb: PbnFile) -> None:
     score = ffb.session.score()
     board_1 = score.board(1)
-    assert [s.ns for s in board_1 if s.result.score_ns == 420] == [28.3] * 14
+    made = [s for s in board_1 if s.result.score_ns == 420]
+    assert [(s.ns, s.shown_ns, s.shown_ew) for s in made] == [
+        (Fraction(85, 3), Fraction("28.3"), Fraction("13.7"))
+    ] * 14
     assert {s.top for s in board_1} == {42}
-    # Board 9: 21 real results for 22 expected, so Neuberg-scaled to 0.1.
+    # Board 9: 21 real results for 22 expected, so Neuberg-scaled: fractions of 21sts.
     board_9 = [s for s in score.board(9) if not s.result.is_artificial]
     assert len(board_9) == 21
-    assert not all(s.ns.is_integer() for s in board_9)
+    assert not all(s.ns.denominator == 1 for s in board_9)
     # Board 3 has every result: whole matchpoints, the top 42.
     board_3 = score.board(3)
-    assert all(s.ns.is_integer() for s in board_3) and board_3[0].ns == 42.0
+    assert all(s.ns.denominator == 1 for s in board_3) and board_3[0].ns == 42
     first = ffb.session.results[0]
     assert (first.board, first.table, first.ns, first.ew) == (1, 3, 3, 42)
     assert (first.contract, first.declarer, first.tricks, first.lead) == (
@@ -191,6 +211,56 @@ def test_a_contract_scored_otherwise_is_reported() -> None:
     row = ' 3  1  3 42 4S  S 10 S9   "420"      - 28.3 13.7  67  33'
     found = differences(read_pbn(TEXT.replace(row, row.replace('"420"', '"450"'))))
     assert found == [Difference(Figure.SCORE, 450, 420, board=1, table=3, side=Side.NS)]
+
+
+def whole_event(text: str) -> str:
+    """The FFB file as a later session of the six-session event would publish it: the same
+    session, but a ranking of the event so far, its totals and percentages out of 180 boards
+    a pair (pair 44 on 3,383), places by them; NrBoards still says 30, as in the session's."""
+    header, rest = text.split("[TotalScoreTable ", 1)
+    tag, rest = rest.split("\n", 1)
+    rows, after = rest.split("\n[", 1)
+    event: dict[int, Fraction] = {}
+    lines = {}
+    for row in rows.splitlines():
+        cells = row.split()
+        pair, total = int(cells[1]), Fraction(cells[4])
+        event[pair] = Fraction(3383) if pair == 44 else total + 2700 + pair * Fraction(73, 10)
+        lines[pair] = cells
+    top = 180 * 42
+    ranked = sorted(event, key=lambda pair: -event[pair])
+    written = []
+    for pair in ranked:
+        cells = lines[pair]
+        cells[0] = str(1 + sum(event[other] > event[pair] for other in event))
+        cells[4] = figure_text(event[pair], 1)
+        cells[5] = figure_text(event[pair] * 100 / top, 2)
+        written.append(" ".join(cells))
+    return f"{header}[TotalScoreTable {tag}\n" + "\n".join(written) + "\n[" + after
+
+
+def test_the_ranking_of_the_whole_event_is_told_apart_from_the_session() -> None:
+    pbn = read_pbn(whole_event(TEXT))
+    line_44 = next(line for line in pbn.published.standings if line.pair == Pair(44))
+    assert (line_44.total, line_44.boards) == (3383.0, 30)
+    # Every figure of the session agrees; the event's are not differences.
+    assert differences(pbn) == []
+    checked = check(pbn.session, pbn.published)
+    assert checked.larger_event == LargerEvent(boards=180, session_boards=30)
+    # A figure of the session that does not agree still is one.
+    row = ' 3  1  3 42 4S  S 10 S9   "420"      - 28.3 13.7  67  33'
+    changed = read_pbn(whole_event(TEXT.replace(row, row.replace("28.3", "28.4"))))
+    assert differences(changed) == [
+        Difference(Figure.MATCHPOINTS, 28.4, 28.3, board=1, table=3, side=Side.NS)
+    ]
+
+
+def test_a_ranking_that_fits_the_session_is_checked_line_by_line(ffb: PbnFile) -> None:
+    assert check(ffb.session, ffb.published).larger_event is None
+    # One total out of the session's reach among totals that fit it: a difference.
+    changed = read_pbn(TEXT.replace('1 7 7 "E-W" 771.2', '1 7 7 "E-W" 7712.0'))
+    assert check(changed.session, changed.published).larger_event is None
+    assert differences(changed) == [Difference(Figure.TOTAL, 7712.0, 771.2, pair=Pair(7))]
 
 
 def test_the_ffb_session_is_written_and_read_back(ffb: PbnFile) -> None:
@@ -431,6 +501,52 @@ def test_a_mitchell_numbered_within_each_direction_reads_by_direction() -> None:
     again = read_pbn(write_pbn(session))
     assert again.session == session
     assert "Direction" in write_pbn(session)
+
+
+# Board 1 at all three tables (NS 420, 170, -50: 4, 2 and 0 of a top of 4); board 2 at two, table
+# 3 having missed it: 420 and 140 beat and lose to each other, M = 2 and 0, scaled to the three
+# results of board 1, (M + 1) × 3 / 2 − 1: 3.5 and 0.5.
+SHORT_BOARD = """\
+% PBN 2.0
+% EXPORT
+[Event "Neuberg"]
+[Board "1"]
+[Scoring "MatchPoints"]
+[TotalScoreTable "Rank;PairId;Direction;TotalScoreMP;TotalPercentage"]
+1 1 "N-S" 7.50 93.75
+2 2 "N-S" 2.50 31.25
+3 3 "N-S" 0.00 0.00
+1 3 "E-W" 7.50 93.75
+2 2 "E-W" 2.50 31.25
+3 1 "E-W" 0.00 0.00
+[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW;MP_NS;MP_EW"]
+1 1 4S N 10 420 - 4.00 0.00
+2 2 2S N 10 170 - 2.00 2.00
+3 3 4S N 9 - 50 0.00 4.00
+
+[Board "2"]
+[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW;MP_NS;MP_EW"]
+1 2 4S N 10 620 - 3.50 0.50
+2 3 2S N 9 140 - 0.50 3.50
+"""
+
+
+def test_a_board_played_fewer_times_is_neuberg_scaled() -> None:
+    pbn = read_pbn(SHORT_BOARD)
+    assert pbn.session.ranking is Ranking.BY_DIRECTION
+    assert differences(pbn) == []
+    north_south = pbn.session.score().standings(Side.NS)
+    assert [(s.pair.number, s.total, s.top) for s in north_south] == [
+        (1, Fraction(15, 2), 8),
+        (2, Fraction(5, 2), 8),
+        (3, 0, 4),
+    ]
+    # From a program that does not scale, board 2 is out of a top of 2: it is scored so.
+    unscaled = SHORT_BOARD.replace("3.50 0.50", "2.00 0.00").replace("0.50 3.50", "0.00 2.00")
+    unscaled = unscaled.replace("7.50 93.75", "6.00 100.00").replace("2.50 31.25", "2.00 33.33")
+    again = read_pbn(unscaled)
+    assert again.session.expected == {2: 2}
+    assert differences(again) == []
 
 
 def test_ranks_that_start_again_in_each_direction_make_a_mitchell() -> None:

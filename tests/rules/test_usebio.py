@@ -3,8 +3,12 @@ published figure, sessions of every shape round-tripped, a file as other program
 and anything else (an XML bomb, an external entity, garbage) refused with a UsebioError.
 """
 
+import math
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -61,7 +65,7 @@ def test_its_published_figures_are_the_pbn_files(ffb: PbnFile, ffb_usebio: bytes
         else:
             assert figures.score_ns is None
     assert usebio.published.standings == ffb.published.standings
-    assert usebio.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21)
+    assert usebio.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21, boards=30)
     assert [line.tiebreak for line in usebio.published.standings[30:32]] == [2, 0]
 
 
@@ -201,6 +205,189 @@ def test_artificial_scores_written_other_ways() -> None:
         data = OTHER.replace(b"<SCORE>A4060</SCORE>", written.encode())
         result = read_usebio(data).session.results[1]
         assert (result.artificial_ns, result.artificial_ew) == expected, written
+
+
+# --- Boards played fewer times, scored as the program that wrote the file scored them ----------
+
+# A three-table Mitchell, three boards a round, as its travellers read: board, table, round,
+# North-South pair, East-West pair, contract, declarer, tricks, North-South's score.
+MITCHELL = """\
+1 1 1 1 1 4S N 11 450
+2 1 1 1 1 4S N 9 -100
+3 1 1 1 1 4S N 9 -50
+4 2 1 2 2 3NT S 10 630
+5 2 1 2 2 3NT S 10 630
+6 2 1 2 2 4S N 9 -50
+7 3 1 3 3 4S N 10 620
+8 3 1 3 3 4S N 9 -50
+9 3 1 3 3 2H E 8 -110
+4 1 2 1 3 2H E 8 -110
+5 1 2 1 3 3NT S 9 600
+6 1 2 1 3 3NT S 9 400
+7 2 2 2 1 4H W 10 -620
+8 2 2 2 1 3NT S 9 400
+9 2 2 2 1 2H E 8 -110
+1 3 2 3 2 4H W 10 -420
+2 3 2 3 2 4S N 11 650
+3 3 2 3 2 2H E 8 -110
+7 1 3 1 2 3NT S 9 600
+8 1 3 1 2 4H W 10 -420
+9 1 3 1 2 4S N 11 450
+1 2 3 2 3 4S N 10 420
+2 2 3 2 3 4S N 10 620
+3 2 3 2 3 2H E 8 -110
+4 3 3 3 1 4S N 9 -100
+5 3 3 3 1 2H E 8 -110
+6 3 3 3 1 4H W 10 -620
+"""
+LINES = [line.split() for line in MITCHELL.splitlines()]
+NOT_PLAYED = {
+    "table 3 missed round 2": {(2, 3)},
+    "two tables missed a round": {(3, 1), (1, 2)},
+    "table 1 missed round 1": {(1, 1)},
+}
+"""The (round, table) of the boards not played, in three files; what scoring each board on
+its own results alone shows instead: another order in the first two, percentages off by more
+than 2 in the third."""
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What a club program publishes for a session, counted here: each line's matchpoints,
+    and each pair's total, top and place (by percentage, "=" when tied)."""
+
+    lines: list[list[str]]
+    points: list[tuple[Fraction, Fraction]]
+    totals: dict[tuple[str, int], Fraction]
+    tops: dict[tuple[str, int], int]
+
+    def percentage(self, pair: tuple[str, int]) -> Fraction:
+        return self.totals[pair] * 100 / self.tops[pair]
+
+    def order(self, direction: str) -> list[tuple[str, int]]:
+        pairs = [pair for pair in self.totals if pair[0] == direction]
+        return sorted(pairs, key=lambda pair: (-self.percentage(pair), pair[1]))
+
+    def place(self, pair: tuple[str, int]) -> str:
+        others = [other for other in self.totals if other[0] == pair[0] and other != pair]
+        ahead = sum(self.percentage(other) > self.percentage(pair) for other in others)
+        tied = any(self.percentage(other) == self.percentage(pair) for other in others)
+        return f"{ahead + 1}{'=' if tied else ''}"
+
+
+def count(missed: set[tuple[int, int]], *, neuberg: bool) -> Counted:
+    """The session without the rounds the tables missed, matchpointed: 2 per lower score in
+    the same direction and 1 per equal one; with ``neuberg``, a board with fewer results than
+    the most any board has scaled by (M + 1) × N / n − 1 to that top."""
+    lines = [line for line in LINES if (int(line[2]), int(line[1])) not in missed]
+    boards: dict[str, list[int]] = defaultdict(list)
+    for index, line in enumerate(lines):
+        boards[line[0]].append(index)
+    most = max(len(indexes) for indexes in boards.values())
+    points: dict[int, tuple[Fraction, Fraction]] = {}
+    totals: dict[tuple[str, int], Fraction] = defaultdict(Fraction)
+    tops: dict[tuple[str, int], int] = defaultdict(int)
+    for indexes in boards.values():
+        obtained = len(indexes)
+        wanted = most if neuberg else obtained
+        scores = [int(lines[index][8]) for index in indexes]
+        for index, score in zip(indexes, scores, strict=True):
+            beaten = sum(other < score for other in scores)
+            equal = sum(other == score for other in scores) - 1
+            ns = Fraction(2 * beaten + equal + 1) * wanted / obtained - 1
+            ew = 2 * (wanted - 1) - ns
+            points[index] = (ns, ew)
+            pair_ns, pair_ew = ("NS", int(lines[index][3])), ("EW", int(lines[index][4]))
+            for pair, figure in ((pair_ns, ns), (pair_ew, ew)):
+                totals[pair] += figure
+                tops[pair] += 2 * (wanted - 1)
+    return Counted(lines, [points[index] for index in range(len(lines))], totals, tops)
+
+
+def two_places(value: Fraction) -> str:
+    return f"{math.floor(value * 100 + Fraction(1, 2)) / 100:.2f}"
+
+
+def club_program_file(counted: Counted, *, per_board: bool = True) -> bytes:
+    """The session as a club program's USEBIO file: figures to two decimals."""
+    pairs = "".join(
+        f"<PAIR><PAIR_NUMBER>{number}</PAIR_NUMBER><DIRECTION>{direction}</DIRECTION>"
+        f"<PLACE>{counted.place((direction, number))}</PLACE>"
+        f"<TOTAL_SCORE>{two_places(counted.totals[direction, number])}</TOTAL_SCORE>"
+        f"<PERCENTAGE>{two_places(counted.percentage((direction, number)))}</PERCENTAGE></PAIR>"
+        for side in ("NS", "EW")
+        for direction, number in counted.order(side)
+    )
+    boards: dict[str, list[str]] = defaultdict(list)
+    for line, (ns, ew) in zip(counted.lines, counted.points, strict=True):
+        board, table, round_, pair_ns, pair_ew, contract, declarer, tricks, score = line
+        figures = (
+            f"<NS_MATCH_POINTS>{two_places(ns)}</NS_MATCH_POINTS>"
+            f"<EW_MATCH_POINTS>{two_places(ew)}</EW_MATCH_POINTS>"
+            if per_board
+            else ""
+        )
+        boards[board].append(
+            f"<TRAVELLER_LINE><ROUND_NUMBER>{round_}</ROUND_NUMBER>"
+            f"<TABLE_NUMBER>{table}</TABLE_NUMBER><NS_PAIR_NUMBER>{pair_ns}</NS_PAIR_NUMBER>"
+            f"<EW_PAIR_NUMBER>{pair_ew}</EW_PAIR_NUMBER><CONTRACT>{contract}</CONTRACT>"
+            f"<PLAYED_BY>{declarer}</PLAYED_BY><TRICKS>{tricks}</TRICKS>"
+            f"<SCORE>{score}</SCORE>{figures}</TRAVELLER_LINE>"
+        )
+    travellers = "".join(
+        f"<BOARD><BOARD_NUMBER>{board}</BOARD_NUMBER>{''.join(rows)}</BOARD>"
+        for board, rows in sorted(boards.items(), key=lambda item: int(item[0]))
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><USEBIO Version="1.2">'
+        '<EVENT EVENT_TYPE="MP_PAIRS"><EVENT_DESCRIPTION>Tuesday Mitchell</EVENT_DESCRIPTION>'
+        f"<WINNER_TYPE>2</WINNER_TYPE><PARTICIPANTS>{pairs}</PARTICIPANTS>{travellers}"
+        "</EVENT></USEBIO>"
+    ).encode()
+
+
+def engine_order(usebio: UsebioFile, direction: Side) -> list[tuple[str, int]]:
+    return [(direction.value, s.pair.number) for s in usebio.session.score().standings(direction)]
+
+
+@pytest.mark.parametrize(
+    ("missed", "reordered"),
+    list(zip(NOT_PLAYED.values(), (True, True, False), strict=True)),
+    ids=NOT_PLAYED.keys(),
+)
+def test_a_board_played_fewer_times_is_neuberg_scaled_as_the_file_was(
+    missed: set[tuple[int, int]], reordered: bool
+) -> None:
+    neuberg = count(missed, neuberg=True)
+    usebio = read_usebio(club_program_file(neuberg))
+    assert usebio.session.expected is None  # the default: the most results any board has
+    assert differences(usebio) == []
+    for direction in Side:
+        assert engine_order(usebio, direction) == neuberg.order(direction.value)
+    unscaled = count(missed, neuberg=False)
+    orders = [(neuberg.order(side), unscaled.order(side)) for side in ("NS", "EW")]
+    assert any(scaled != alone for scaled, alone in orders) is reordered
+    moved = [abs(neuberg.percentage(p) - unscaled.percentage(p)) for p in neuberg.totals]
+    assert reordered or max(moved) > 2
+
+
+def test_a_file_that_publishes_no_board_figures_is_scored_with_neuberg() -> None:
+    neuberg = count(NOT_PLAYED["table 3 missed round 2"], neuberg=True)
+    usebio = read_usebio(club_program_file(neuberg, per_board=False))
+    assert usebio.session.expected is None
+    assert differences(usebio) == []
+    assert engine_order(usebio, Side.NS) == neuberg.order("NS")
+
+
+def test_a_file_whose_figures_show_it_did_not_scale_is_not_scaled() -> None:
+    unscaled = count(NOT_PLAYED["table 3 missed round 2"], neuberg=False)
+    usebio = read_usebio(club_program_file(unscaled))
+    # Round 2 at table 3: boards 1 to 3, played twice; their figures are out of a top of 2.
+    assert usebio.session.expected == {1: 2, 2: 2, 3: 2}
+    assert differences(usebio) == []
+    for direction in Side:
+        assert engine_order(usebio, direction) == unscaled.order(direction.value)
+    assert read_usebio(write_usebio(usebio.session)).session == usebio.session
 
 
 # --- Bad files: a UsebioError, never anything else -----------------------------------------------

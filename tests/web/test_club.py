@@ -26,6 +26,8 @@ from scorekeeper.games.models import Game
 from scorekeeper.rules.bridge import board_vulnerability, contract_score
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.movements import howell, mitchell
+from tests.rules.test_pbn import whole_event
+from tests.rules.test_usebio import NOT_PLAYED, club_program_file, count
 from tests.web.crawler import forms_of
 from tests.web.table import NONCE, TOKEN, text
 
@@ -542,6 +544,37 @@ def test_the_real_session_file_is_published_with_its_ranking(
     assert [(place.rstrip("="), pair.split(" ")[1], pct) for place, pair, pct in rows] == [
         (p[0], p[1], f"{float(p[5]):.2f}") for p in published
     ]
+
+
+@pytest.mark.parametrize("neuberg", [True, False], ids=["neuberg", "not scaled"])
+def test_a_file_with_boards_played_fewer_times_ranks_as_its_program_did(
+    client: FlaskClient, app: Flask, neuberg: bool
+) -> None:
+    counted = count(NOT_PLAYED["table 3 missed round 2"], neuberg=neuberg)
+    url = import_results(client, club_program_file(counted), "tuesday.xml")
+    assert "is confirmed" in text(client.get(url))
+    places = [(place, pair) for place, pair, _ in ranking_rows(text(client.get(url)))]
+    assert places == [
+        (counted.place(pair), f"{pair[0]} {pair[1]}")
+        for side in ("NS", "EW")
+        for pair in counted.order(side)
+    ]
+    # The session's game file keeps how the file was scored.
+    exported = client.get(f"{url}/game.json").data
+    copy = upload(client, "/import", exported, "s.json")
+    assert copy.status_code == 302
+    assert ranking_rows(text(client.get(copy.headers["Location"]))) == ranking_rows(
+        text(client.get(url))
+    )
+
+
+def test_a_file_with_the_whole_event_s_ranking_says_so(client: FlaskClient) -> None:
+    data = whole_event((DATA / "ffb_2022_dn1_s1.pbn").read_bytes().decode("latin-1"))
+    url = import_results(client, data.encode("latin-1"), "s.pbn")
+    page = html.unescape(text(client.get(url)))
+    assert "differ" not in page
+    assert "Every score and matchpoint the file publishes for this session is confirmed" in page
+    assert "about 180 boards a pair, this session 30" in page
 
 
 @pytest.mark.parametrize(
