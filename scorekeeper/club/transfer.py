@@ -19,7 +19,7 @@ from scorekeeper.club.models import (
     seating_at,
 )
 from scorekeeper.contract.labels import rule_message
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, utcnow
 from scorekeeper.games.transfer import (
     CorrectionFile,
     Schema,
@@ -152,7 +152,7 @@ def game_from_json(raw: bytes) -> ClubSession:
             raise TransferError(_("The file's movement is not one Scorekeeper knows."))
     session = ClubSession(
         settings=settings,
-        **({"created_at": document.created_at} if document.created_at else {}),
+        created_at=document.created_at or utcnow(),  # the session is scored before it is stored
         pairs=[ClubPair(**pair.model_dump()) for pair in document.pairs],
         deals=[ClubDeal(**deal.model_dump()) for deal in document.deals],
         corrections=corrections_from_file(document.corrections),

@@ -577,6 +577,17 @@ def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
     assert "Ligne 4" in html.unescape(text(response)), text(response)
 
 
+def test_a_session_file_without_its_creation_time_imports(client: FlaskClient) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    club.enter(1, {"result": "passed"})
+    document = client.get(f"{club.url}/game.json").get_json()
+    del document["created_at"]  # optional in the file
+    response = upload(client, "/import", json.dumps(document).encode(), "s.json")
+    assert response.status_code == 302, text(response)
+    assert client.get(f"{response.headers['Location']}/session.pbn").status_code == 200
+
+
 def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:
     club = Club(client)
     club.start(**SMALL)
