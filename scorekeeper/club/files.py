@@ -74,6 +74,7 @@ def session_of(record: SessionRecord) -> ClubSession:
             "ranking": record.ranking.value,
             "scoring": record.scoring.value,
             "event": record.event[:60],
+            **({"date": record.date.isoformat()} if record.date else {}),
         }
     )
     pairs: set[Pair] = set()

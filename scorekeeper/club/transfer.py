@@ -3,6 +3,7 @@ by the engine (every result scored) and against the movement (who sat where)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Any, Literal
 
 from flask_babel import gettext as _
@@ -48,6 +49,8 @@ class SettingsFile(Schema):
     scoring: Literal["matchpoints", "butler"] = "matchpoints"
     ranking: Literal["field", "direction"] = "field"
     event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
+    date: datetime.date | None = None
+    """The day the session was played, when its results file gave it."""
     closed: bool = False
 
 
@@ -139,7 +142,7 @@ def game_from_json(raw: bytes) -> ClubSession:
     """A new session from an exported file, or :class:`TransferError` saying what is wrong."""
     read_envelope(raw)
     document = read_schema(GameFile, raw)
-    settings = document.settings.model_dump()
+    settings = document.settings.model_dump(mode="json", exclude_none=True)
     if settings["movement"] != FROM_FILE:
         valid = (
             settings["tables"] in MITCHELL_TABLES

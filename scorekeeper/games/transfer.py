@@ -200,6 +200,8 @@ def expected(kind: str, context: dict[str, Any]) -> str:
         return _("this is missing.")
     if kind == "extra_forbidden":
         return _("Scorekeeper does not know this field.")
+    if kind.startswith("date_"):
+        return _("a date (2026-11-23) is expected.")
     if kind.startswith(("datetime", "date")):
         return _("a date and time (2026-11-23T20:30:00) is expected.")
     if kind == "value_error" and "date out of range" in str(context.get("error", "")):

@@ -11,6 +11,7 @@ import random
 import re
 import threading
 from collections import defaultdict
+from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
@@ -577,6 +578,11 @@ def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
     assert "Ligne 4" in html.unescape(text(response)), text(response)
 
 
+FFB = (DATA / "ffb_2022_dn1_s1.pbn").read_bytes()
+"""The FFB session as Magic Contest exported it (Windows-1252)."""
+FFB_TEXT = FFB.decode("cp1252")
+
+
 def test_a_session_file_without_its_creation_time_imports(client: FlaskClient) -> None:
     club = Club(client)
     club.start(**SMALL)
@@ -586,6 +592,26 @@ def test_a_session_file_without_its_creation_time_imports(client: FlaskClient) -
     response = upload(client, "/import", json.dumps(document).encode(), "s.json")
     assert response.status_code == 302, text(response)
     assert client.get(f"{response.headers['Location']}/session.pbn").status_code == 200
+
+
+def test_an_imported_session_keeps_the_day_its_file_gives(client: FlaskClient) -> None:
+    url = import_results(client, FFB, "s.pbn")
+    assert '<span class="date">Feb 6, 2022</span>' in text(client.get(url))
+    assert '<span class="date">February 6, 2022</span>' in text(client.get(f"{url}/ranking"))
+    assert b'[Date "2022.02.06"]' in client.get(f"{url}/session.pbn").data
+    usebio = client.get(f"{url}/session.xml").data
+    assert b"<DATE>06/02/2022</DATE>" in usebio
+    exported = client.get(f"{url}/game.json").data
+    assert json.loads(exported)["settings"]["date"] == "2022-02-06"
+    again = upload(client, "/import", exported, "s.json")
+    assert again.status_code == 302
+    for copy in (again.headers["Location"], import_results(client, usebio, "s.xml")):
+        assert '<span class="date">Feb 6, 2022</span>' in text(client.get(copy))
+        assert b'[Date "2022.02.06"]' in client.get(f"{copy}/session.pbn").data
+    # A file that gives no date: the day it was imported.
+    undated = import_results(client, FFB.replace(b'[Date "2022.02.06"]', b'[Date "?"]'), "s.pbn")
+    today = datetime.now(UTC).strftime("%Y.%m.%d")
+    assert f'[Date "{today}"]'.encode() in client.get(f"{undated}/session.pbn").data
 
 
 def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:
