@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -19,6 +20,7 @@ from pydantic import (
 
 from scorekeeper.games.models import VALUES_LENGTH, Correction, Game
 from scorekeeper.games.registry import FAMILIES
+from scorekeeper.rules.text import clean_text
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -37,10 +39,8 @@ class Schema(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
-def _printable(text: str) -> str:
-    if not text.isprintable():
-        raise ValueError("control character")
-    return text
+def _cleaned(value: Any) -> Any:
+    return clean_text(value) if isinstance(value, str) else value
 
 
 def _in_range(when: datetime) -> datetime:
@@ -55,11 +55,13 @@ def _in_range(when: datetime) -> datetime:
 
 
 def Text(longest: int, *, shortest: int = 0) -> Any:
-    """Text of at most ``longest`` characters, without control characters (no NUL byte)."""
+    """Text of at most ``longest`` characters, cleaned as every file's text is (a tab or a
+    line break made a space, other control characters such as a NUL dropped: see
+    :func:`scorekeeper.rules.text.clean_text`), spaces around it removed."""
     return Annotated[
         str,
         StringConstraints(strip_whitespace=True, min_length=shortest, max_length=longest),
-        AfterValidator(_printable),
+        BeforeValidator(_cleaned),  # the last given runs first: cleaned, then measured
     ]
 
 
@@ -206,6 +208,4 @@ def expected(kind: str, context: dict[str, Any]) -> str:
         return _("a date and time (2026-11-23T20:30:00) is expected.")
     if kind == "value_error" and "date out of range" in str(context.get("error", "")):
         return _("the date must be between 2000 and 2099.")
-    if kind == "value_error" and "control character" in str(context.get("error", "")):
-        return _("letters, digits and signs only: no control characters.")
     return _("this value cannot be read.")

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -36,6 +35,7 @@ from scorekeeper.rules.duplicate import (
     SessionRecord,
     SessionScore,
 )
+from scorekeeper.rules.text import clean_text
 
 __all__ = [
     "MAX_BOARD",
@@ -410,19 +410,6 @@ def parse_seat(text: str) -> Seat | None:
     (<Seat.WEST: 'W'>, <Seat.NORTH: 'N'>, None)
     """
     return _SEATS.get(text.strip().upper())
-
-
-def clean_text(text: str) -> str:
-    """``text`` with every control character (a line break, a tab) made a space: neither a
-    PBN string nor XML text may hold one.
-
-    >>> clean_text("Anne\\tMartin\\n")
-    'Anne Martin '
-    """
-    return "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Cs") or ch in "\ufffe\uffff" else ch
-        for ch in text
-    )
 
 
 # --- Deals --------------------------------------------------------------------------------------

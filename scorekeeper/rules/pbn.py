@@ -316,9 +316,10 @@ def _figure(text: str, line: int, name: str) -> float | None:
 
 
 def _text(text: str, line: int, name: str) -> str:
+    """A name, the event or a lead, cleaned (:func:`scorekeeper.rules.text.clean_text`)."""
     if len(text) > MAX_TEXT:
         raise _fail(FileRule.TEXT_TOO_LONG, line, field=name, most=MAX_TEXT)
-    return text
+    return clean_text(text)
 
 
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
@@ -516,7 +517,8 @@ def read_pbn(data: bytes | str) -> PbnFile:
     event and date) and the figures it publishes.
 
     - Text: UTF-8 with or without a byte order mark, else Windows-1252/Latin-1 as PBN 2.0
-      files are; CR LF or LF line ends.
+      files are; CR LF or LF line ends. In names, the event and leads, a tab or a line break
+      is a space and other control characters are dropped.
     - The session's event and date are the first game's Event and Date tags ("YYYY.MM.DD",
       ``None`` when a part is "?"); its scoring the Scoring tag (MatchPoints, or IMP/Butler),
       else the columns (MP_NS or IMP_NS).

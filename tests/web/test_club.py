@@ -26,6 +26,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules.bridge import board_vulnerability, contract_score
 from scorekeeper.rules.common import Side
+from scorekeeper.rules.duplicate import Pair
 from scorekeeper.rules.movements import howell, mitchell
 from tests.web.table import NONCE, TOKEN, text
 
@@ -581,6 +582,16 @@ def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
 FFB = (DATA / "ffb_2022_dn1_s1.pbn").read_bytes()
 """The FFB session as Magic Contest exported it (Windows-1252)."""
 FFB_TEXT = FFB.decode("cp1252")
+FFB_TEXT = FFB.decode("cp1252")
+
+
+def stored_session(app: Flask, url: str) -> ClubSession:
+    with app.app_context():
+        game = db.session.get(Game, url.rsplit("/", 1)[1])
+        assert isinstance(game, ClubSession)
+        for rows in (game.results, game.pairs):
+            list(rows)  # loaded now: the test reads them after the request's session
+        return game
 
 
 def test_a_session_file_without_its_creation_time_imports(client: FlaskClient) -> None:
@@ -612,6 +623,59 @@ def test_an_imported_session_keeps_the_day_its_file_gives(client: FlaskClient) -
     undated = import_results(client, FFB.replace(b'[Date "2022.02.06"]', b'[Date "?"]'), "s.pbn")
     today = datetime.now(UTC).strftime("%Y.%m.%d")
     assert f'[Date "{today}"]'.encode() in client.get(f"{undated}/session.pbn").data
+
+
+def test_control_characters_of_a_results_file_are_cleaned_so_it_stores_and_exports(
+    client: FlaskClient, app: Flask
+) -> None:
+    source = (
+        FFB_TEXT.replace('[Event "', '[Event "\x1b[1m\x9b', 1)
+        .replace(' - "" 30 ', ' - "Anne\x00 Martin\t-\x85Bruno Petit" 30 ', 1)
+        .replace(" 3  1  3 42 4S  S 10 S9 ", ' 3  1  3 42 4S  S 10 "S\x009" ', 1)
+    )
+    url = import_results(client, source.encode(), "s.pbn")  # UTF-8: \x85 and \x9b are C1
+    game = stored_session(app, url)
+    assert game.event == "[1mOpen /2 DN1 National Finale directe 21-22 - Séance 1"
+    assert game.name_of(Pair(7)) == "Anne Martin - Bruno Petit"
+    assert [r.lead for r in game.results if (r.board, r.table) == (1, 3)] == ["S9"]
+    exported = client.get(f"{url}/game.json").data
+    again = upload(client, "/import", exported, "s.json")
+    assert again.status_code == 302, text(again)
+    assert stored_session(app, again.headers["Location"]).name_of(Pair(7)) == (
+        "Anne Martin - Bruno Petit"
+    )
+    for suffix in ("session.pbn", "session.xml"):
+        import_results(client, client.get(f"{url}/{suffix}").data, suffix)
+    # A game file that holds them (exported before they were cleaned) imports cleaned too.
+    document = json.loads(exported)
+    document["settings"]["event"] = "\x1b[1mMonday\x00"
+    document["pairs"][0]["names"] = "Anne\x9b\tMartin"
+    again = upload(client, "/import", json.dumps(document).encode(), "s.json")
+    assert again.status_code == 302, text(again)
+    copy = stored_session(app, again.headers["Location"])
+    assert (copy.event, copy.pairs[0].names) == ("[1mMonday", "Anne Martin")
+
+
+def test_names_from_a_results_file_can_be_saved_again_as_they_are(
+    client: FlaskClient, app: Flask
+) -> None:
+    source = FFB_TEXT.replace(' - "" 30 ', ' - "Anne\u00a0Martin - Bruno Petit" 30 ', 1)
+    url = import_results(client, source.encode("cp1252"), "s.pbn")
+    page = text(client.get(f"{url}/pairs"))
+    token, version = (
+        TOKEN.search(page),
+        re.search(r'name="version" type="hidden" value="(\d+)"', page),
+    )
+    assert token and version
+    fields = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'name="(names-\d+)" [^>]*value="([^"]*)"', page)
+    }
+    assert "Anne\u00a0Martin - Bruno Petit" in fields.values()
+    data = {"csrf_token": token.group(1), "version": version.group(1), **fields}
+    response = client.post(f"{url}/pairs", data=data)
+    assert response.status_code == 302, text(response)
+    assert stored_session(app, url).name_of(Pair(7)) == "Anne\u00a0Martin - Bruno Petit"
 
 
 def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:
