@@ -20,7 +20,7 @@ from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord
-from scorekeeper.rules.files import differences
+from scorekeeper.rules.files import ResultsFormat, differences, results_format
 
 
 def pbn_of(game: ClubSession) -> str:
@@ -34,9 +34,9 @@ def usebio_of(game: ClubSession) -> bytes:
 def session_from_file(data: bytes) -> ClubSession:
     """A new session from a PBN or USEBIO file; the file's own figures are checked against the
     engine's and the page is told whether they agree."""
-    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     try:
-        read = usebio.read_usebio(data) if start == b"<" else pbn.read_pbn(data)
+        usebio_file = results_format(data) is ResultsFormat.USEBIO
+        read = usebio.read_usebio(data) if usebio_file else pbn.read_pbn(data)
     except RuleError as error:
         raise TransferError(file_message(error)) from None
     except RecursionError:  # a document nested beyond any real file's depth

@@ -20,7 +20,7 @@ from pydantic import (
 
 from scorekeeper.games.models import VALUES_LENGTH, Correction, Game
 from scorekeeper.games.registry import FAMILIES
-from scorekeeper.rules.text import clean_text
+from scorekeeper.rules.text import clean_text, text_encoding
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -117,10 +117,22 @@ class Envelope(BaseModel):
     family: Any = None
 
 
+def json_text(raw: bytes) -> bytes:
+    """A JSON file's bytes in UTF-8, without the byte order mark some editors put first (RFC
+    8259 lets a reader ignore it); a file an editor saved in UTF-16 is read too."""
+    encoding = text_encoding(raw)
+    if encoding is None:
+        return raw
+    try:
+        return raw.decode(encoding).removeprefix("\ufeff").encode()
+    except UnicodeError:  # not UTF-16 after all: the JSON reader says what it is not
+        return raw
+
+
 def read_envelope(raw: bytes) -> Envelope:
     """The file's envelope, or :class:`TransferError` if it is not a game file of ours."""
     try:
-        envelope = Envelope.model_validate_json(raw)
+        envelope = Envelope.model_validate_json(json_text(raw))
     except ValidationError as error:
         raise TransferError(file_problem(error)) from None
     if envelope.format != FORMAT:
@@ -154,7 +166,7 @@ def read_game_file(raw: bytes) -> Game:
 def read_schema(schema: type[T], raw: bytes) -> T:
     """The file read through ``schema``, or :class:`TransferError` naming the field at fault."""
     try:
-        return schema.model_validate_json(raw)
+        return schema.model_validate_json(json_text(raw))
     except ValidationError as error:
         raise TransferError(file_problem(error)) from None
 

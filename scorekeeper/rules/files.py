@@ -8,6 +8,9 @@ pair's total, percentage and place). The session is read into a
 :class:`~scorekeeper.rules.duplicate.SessionRecord`; the figures into :class:`Published`, so
 that :func:`differences` can list every one the engine scores otherwise.
 
+:func:`results_format` tells a results file's format from its first bytes, and names a file of
+another kind (a BBO LIN file, a spreadsheet, a PDF) rather than reading it as a broken one.
+
 A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRule` and where
 (``where``, and ``line`` in a text format), as data:
 
@@ -19,6 +22,7 @@ A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRul
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -35,7 +39,7 @@ from scorekeeper.rules.duplicate import (
     SessionRecord,
     SessionScore,
 )
-from scorekeeper.rules.text import clean_text
+from scorekeeper.rules.text import clean_text, decode_text
 
 __all__ = [
     "MAX_BOARD",
@@ -54,12 +58,14 @@ __all__ = [
     "Published",
     "PublishedResult",
     "PublishedStanding",
+    "ResultsFormat",
     "SuitHolding",
     "check_date",
     "clean_text",
     "contract_text",
     "deal_from_hands",
     "deal_hands",
+    "decode_text",
     "detect_ranking",
     "differences",
     "figure_text",
@@ -70,6 +76,7 @@ __all__ = [
     "parse_figure",
     "parse_seat",
     "parse_whole",
+    "results_format",
 ]
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -123,6 +130,11 @@ class FileRule(Rule):
     ENCODING = "encoding"
     XML_FORBIDDEN = "xml-forbidden"
     ROOT = "root"
+    BBO_LIN = "bbo-lin"
+    DOCUMENT = "document"
+    PDF = "pdf"
+    WEB_PAGE = "web-page"
+    JSON = "json"
 
     @property
     def english(self) -> str:
@@ -170,12 +182,97 @@ _ENGLISH = {
         "and they are refused."
     ),
     FileRule.ROOT: "The file is not USEBIO: its root element is {value!r}.",
+    FileRule.BBO_LIN: (
+        "This is a BBO LIN file: deals as they were bid and played, not a session's results. "
+        "Scorekeeper reads the results file a scoring program exports, PBN or USEBIO (.xml); "
+        "a BBO tournament's host can download its results as USEBIO."
+    ),
+    FileRule.DOCUMENT: (
+        "This file is a spreadsheet, another office document or a compressed archive, not a "
+        "results file. Scorekeeper reads the results file a scoring program exports, PBN or "
+        "USEBIO (.xml)."
+    ),
+    FileRule.PDF: (
+        "This file is a PDF, a printout, not a results file. Scorekeeper reads the results "
+        "file a scoring program exports, PBN or USEBIO (.xml)."
+    ),
+    FileRule.WEB_PAGE: (
+        "This file is a web page, not a results file. Scorekeeper reads the results file a "
+        "scoring program exports, PBN or USEBIO (.xml)."
+    ),
+    FileRule.JSON: (
+        "This file is JSON, as a Scorekeeper game file is, not a results file: a game file is "
+        "imported with “Import a game” on the home page. Here Scorekeeper reads the "
+        "results file a scoring program exports, PBN or USEBIO (.xml)."
+    ),
 }
 
 
 class FileError(RuleError):
     """A results file that cannot be read: the rule it breaks and where (``where``; ``line``
     too in a text format)."""
+
+
+# --- What a file is -----------------------------------------------------------------------------
+
+
+class ResultsFormat(StrEnum):
+    """The results formats read."""
+
+    PBN = "pbn"
+    USEBIO = "usebio"
+
+
+_SNIFFED = 4096
+"""The bytes a file's kind is told from."""
+_ZIP = b"PK\x03\x04"
+"""An xlsx, ods or docx document is a zip archive."""
+_COMPOUND = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""An older office document (xls, doc)."""
+_LIN = re.compile(r"[a-z]{2}\|", re.IGNORECASE)
+_HTML = re.compile(r"<(?:!doctype\s+html|html)\b", re.IGNORECASE)
+
+
+def results_format(data: bytes) -> ResultsFormat:
+    """A results file's format: USEBIO when its text opens with "<" (XML, in any encoding),
+    else PBN. A file that is plainly something else raises :class:`FileError` saying what
+    it is: a BBO LIN file (lines such as ``vg|...|`` and ``pn|...|``: deals and their play),
+    a spreadsheet or another office document, a PDF, a web page, or JSON.
+
+    >>> results_format(b'% PBN 2.0\\n[Event "Monday pairs"]')
+    <ResultsFormat.PBN: 'pbn'>
+    >>> results_format('<?xml version="1.0" encoding="UTF-16"?><USEBIO/>'.encode("utf-16"))
+    <ResultsFormat.USEBIO: 'usebio'>
+    >>> try:
+    ...     results_format(b"vg|Monday pairs|P|1,8|I|0|0|...|\\npn|Anne,Bruno,Chloe,Denis|")
+    ... except FileError as error:
+    ...     error.rule
+    <FileRule.BBO_LIN: 'bbo-lin'>
+    """
+    if data.startswith(b"%PDF-"):
+        raise FileError(FileRule.PDF)
+    if data.startswith((_ZIP, _COMPOUND)):
+        raise FileError(FileRule.DOCUMENT)
+    start = decode_text(data[:_SNIFFED]).lstrip()
+    if start.startswith("<"):
+        if _HTML.match(start):
+            raise FileError(FileRule.WEB_PAGE)
+        return ResultsFormat.USEBIO
+    if start.startswith("{\\rtf"):
+        raise FileError(FileRule.DOCUMENT)
+    if _LIN.match(start):
+        raise FileError(FileRule.BBO_LIN)
+    if start.startswith("{") and _is_json(data):
+        raise FileError(FileRule.JSON)
+    return ResultsFormat.PBN
+
+
+def _is_json(data: bytes) -> bool:
+    """Whether the file is a JSON object (a PBN file may open with a { comment })."""
+    try:
+        return isinstance(json.loads(decode_text(data)), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 # --- What a file publishes ------------------------------------------------------------------------

@@ -441,11 +441,12 @@ def read_usebio(data: bytes) -> UsebioFile:
     BUTLER_PAIRS): the session of its first EVENT (results, pairs' names, deals, ranking,
     scoring, event and date) and the figures it publishes.
 
-    Boards and participants are read wherever the event holds them (in a SESSION or a
-    SECTION too). A traveller line without TABLE_NUMBER takes its place on the board's
-    traveller; without ROUND_NUMBER, round 1. Pairs' names are their players' names joined
-    with " - "; in names, the event and leads, a tab or a line break is a space and other
-    control characters (C1: XML allows no other) are dropped.
+    The text is in the encoding the file declares (UTF-8 when it declares none; UTF-16 with or
+    without a byte order mark). Boards and participants are read wherever the event holds
+    them (in a SESSION or a SECTION too). A traveller line without TABLE_NUMBER takes its
+    place on the board's traveller; without ROUND_NUMBER, round 1. Pairs' names are their
+    players' names joined with " - "; in names, the event and leads, a tab or a line break is
+    a space and other control characters (C1: XML allows no other) are dropped.
 
     Anything else raises :class:`UsebioError`, saying where; an entity declaration (an XML
     bomb) or an external reference is refused before anything is expanded or fetched.

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import TestResponse, stream_encode_multipart
 
 from scorekeeper.club import views
 from scorekeeper.club.models import ClubSession
@@ -519,7 +520,17 @@ def upload(client: FlaskClient, path: str, data: bytes, name: str) -> TestRespon
     token, nonce = TOKEN.search(page), NONCE.search(page)
     assert token and nonce
     fields = {"csrf_token": token.group(1), "nonce": nonce.group(1)}
-    return client.post(path, data={**fields, "file": (io.BytesIO(data), name)})
+    # Encoded in memory: the test client would spool a large file to a temporary file it
+    # never closes.
+    body, length, boundary = stream_encode_multipart(
+        {**fields, "file": FileStorage(io.BytesIO(data), name)}, use_tempfile=False
+    )
+    return client.post(
+        path,
+        input_stream=body,
+        content_type=f'multipart/form-data; boundary="{boundary}"',
+        headers={"Content-Length": str(length)},
+    )
 
 
 def import_results(client: FlaskClient, data: bytes, name: str) -> str:
@@ -581,7 +592,6 @@ def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
 
 FFB = (DATA / "ffb_2022_dn1_s1.pbn").read_bytes()
 """The FFB session as Magic Contest exported it (Windows-1252)."""
-FFB_TEXT = FFB.decode("cp1252")
 FFB_TEXT = FFB.decode("cp1252")
 
 
@@ -676,6 +686,44 @@ def test_names_from_a_results_file_can_be_saved_again_as_they_are(
     response = client.post(f"{url}/pairs", data=data)
     assert response.status_code == 302, text(response)
     assert stored_session(app, url).name_of(Pair(7)) == "Anne\u00a0Martin - Bruno Petit"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_results_files_in_utf16_are_read(client: FlaskClient, encoding: str) -> None:
+    url = import_results(client, FFB, "s.pbn")
+    usebio = client.get(f"{url}/session.xml").data.decode()
+    usebio = usebio.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    for data, name in ((usebio.encode(encoding), "s.xml"), (FFB_TEXT.encode(encoding), "s.pbn")):
+        copy = import_results(client, data, name)
+        assert "Séance 1" in text(client.get(copy)), name
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        (
+            b"vg|Club de Bridge,Monday pairs|P|1,8|I|0|0|Anne,Bruno|\n"
+            b"pn|Anne,Bruno,Chloe,Denis|st||md|3SAKQHJ,,,|rh||ah|Board 1|sv|o|\n"
+            b"qx|o1|mb|1S|mb|p|mb|p|mb|p|pc|SA|\n",
+            "This is a BBO LIN file: deals as they were bid and played, not a session's results.",
+        ),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "This file is a PDF, a printout"),
+        (b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 22 + b"[Content_Types].xml", "spreadsheet"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 40, "spreadsheet"),
+        (b"<!DOCTYPE html>\n<html><head><title>Results</title>", "This file is a web page"),
+        (b'{"format": "scorekeeper-game", "version": 1, "family": "club"}', "Import a game"),
+    ],
+    ids=["bbo-lin", "pdf", "xlsx", "xls", "web-page", "game-file"],
+)
+def test_a_file_of_another_kind_is_named_with_the_files_that_are_read(
+    client: FlaskClient, data: bytes, kind: str
+) -> None:
+    response = upload(client, "/club/import", data, "results")
+    assert response.status_code == 422
+    page = html.unescape(text(response))
+    assert kind in page, page
+    assert "Scorekeeper reads the results file a scoring program exports, PBN or USEBIO" in page
+    assert "stands before any tag" not in page
 
 
 def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:

@@ -3,11 +3,13 @@ that does import opens on every page and exports again."""
 
 from __future__ import annotations
 
+import codecs
 import copy
 import io
 import json
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -214,6 +216,24 @@ def test_control_characters_in_a_game_file_are_cleaned_as_in_every_file_read(
         assert game is not None
         assert [player.name for player in game.players] == ["Ana", "Bo b", "[1mCy"]
         assert game.corrections[0].new == "0"
+    opens_everywhere(client, response.headers["Location"])
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda raw: codecs.BOM_UTF8 + raw,
+        lambda raw: raw.decode().encode("utf-16"),
+        lambda raw: raw.decode().encode("utf-16-le"),
+    ],
+    ids=["utf-8 with a byte order mark", "utf-16", "utf-16 without a byte order mark"],
+)
+def test_a_game_file_an_editor_saved_with_a_byte_order_mark_or_in_utf16_imports(
+    app: Flask, client: FlaskClient, encode: Callable[[bytes], bytes]
+) -> None:
+    document = a_game_file(app, client)
+    response = import_raw(client, encode(json.dumps(document, ensure_ascii=False).encode()))
+    assert response.status_code == 302, text(response)
     opens_everywhere(client, response.headers["Location"])
 
 
