@@ -1,5 +1,6 @@
 """The base of every form: Flask-WTF's, with WTForms' own messages in the page's language read
-once per language, not from disk again for every form drawn or sent."""
+once per language, not from disk again for every form drawn or sent; and what every name field
+shares."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from flask_babel import get_locale
 from flask_wtf import FlaskForm
 from wtforms.i18n import messages_path
 
+from scorekeeper.rules.text import clean_text
+
 
 @cache
 def wtforms_messages(locale: str) -> support.Translations:
@@ -21,3 +24,15 @@ class Form(FlaskForm):
     class Meta:
         def get_translations(self, form: Any) -> support.Translations:
             return wtforms_messages(str(get_locale()))
+
+
+def stripped(value: str | None) -> str | None:
+    """A typed name without the spaces around it (a filter of every name field)."""
+    return value.strip() if isinstance(value, str) else value
+
+
+def printable(name: str) -> bool:
+    """Whether a typed name is kept as typed: it holds no control character, tab or line
+    break, which every file read cleans away (clean_text). A name a form takes comes back
+    the same from the game's files."""
+    return clean_text(name) == name

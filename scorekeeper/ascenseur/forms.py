@@ -19,7 +19,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
-from scorekeeper.forms import Form
+from scorekeeper.forms import Form, stripped
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
@@ -28,10 +28,6 @@ MAX_POINTS = 1000
 """The most points a scoring number of the table's own may give or take."""
 HOUSE_RULES = ("top_rounds", "deck_cards", "decks", "bidding", "first_lead", "play")
 OWN_SCORING = ("made_base", "made_per_trick", "made_zero", "missed_flat", "missed_per_trick")
-
-
-def stripped(value: str | None) -> str | None:
-    return value.strip() if isinstance(value, str) else value
 
 
 def options(pairs: Sequence[tuple[Any, Any]]) -> list[SelectChoice]:

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.ascenseur.forms import HOUSE_RULES, OWN_SCORING, SetupForm
 from scorekeeper.ascenseur.labels import card_label, scoring_examples
+from scorekeeper.forms import printable
 from scorekeeper.rules import ascenseur as rules
 
 RULE_KINDS: dict[str, Any] = {
@@ -81,7 +82,7 @@ def name_errors(form: SetupForm, variant: rules.Variant) -> list[str]:
         name = (entry.data or "").strip()
         if not name:
             entry.errors = [*entry.errors, _("Enter a name, or remove this row.")]
-        elif not name.isprintable():
+        elif not printable(name):
             entry.errors = [*entry.errors, _("A name is made of letters, digits and signs.")]
         elif name.casefold() in seen:
             entry.errors = [*entry.errors, _("Two players cannot have the same name.")]

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
-from flask import Response, render_template
+from flask import render_template
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.chart import chart
 from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts
 from scorekeeper.ascenseur.models import AscenseurGame
 from scorekeeper.ascenseur.views import ascenseur_game
-from scorekeeper.games.registry import file_stem
+from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.rules import ascenseur as rules
 
 PORTRAIT_PLAYERS = 6
@@ -89,17 +88,6 @@ def print_chunks(players: int) -> list[list[int]]:
     return [list(range(start, min(start + size, players))) for start in range(0, players, size)]
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def inert(cell: str) -> str:
-    """A cell of a player's name that a spreadsheet will not run as a formula (OWASP, CSV
-    injection): a name such as "=HYPERLINK(...)" is written behind a quote."""
-    if cell.startswith(FORMULA_STARTS):
-        return "'" + cell
-    return cell
-
-
 def sheet_rows(game: AscenseurGame, scored: rules.GameSheet) -> list[list[Any]]:
     """The sheet as rows of cells, for CSV: a header, one row per round entered, the totals."""
     lost = scored.variant.scoring.penalties_only
@@ -110,12 +98,11 @@ def sheet_rows(game: AscenseurGame, scored: rules.GameSheet) -> list[list[Any]]:
             if lost
             else (_("bid"), _("tricks"), "+", "−", _("total"))
         )
-        header += [inert(f"{name} {column}") for column in columns]
+        header += [f"{name} {column}" for column in columns]
     rows = [header]
     for row in scored.rounds:
         trump = row.trump.value if row.trump else ("" if row.plan.trump_turned else "-")
-        dealer = inert(game.names[row.plan.dealer])
-        cells: list[Any] = [row.plan.number, row.plan.cards, dealer, trump]
+        cells: list[Any] = [row.plan.number, row.plan.cards, game.names[row.plan.dealer], trump]
         for result in row.results:
             cells += [result.bid, "" if result.tricks is None else result.tricks]
             if lost:
@@ -144,10 +131,4 @@ def sheet_rows(game: AscenseurGame, scored: rules.GameSheet) -> list[list[Any]]:
 def sheet_csv(game_id: str) -> Response:
     """The score sheet as a CSV file, for a spreadsheet."""
     game = ascenseur_game(game_id)
-    out = io.StringIO()
-    csv.writer(out).writerows(sheet_rows(game, game.sheet()))
-    return Response(
-        out.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.csv"'},
-    )
+    return csv_download(game, sheet_rows(game, game.sheet()))

@@ -10,8 +10,8 @@ from wtforms import BooleanField, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.bridge.labels import SEAT_NAMES
-from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices, stripped
-from scorekeeper.forms import Form
+from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
+from scorekeeper.forms import Form, printable, stripped
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.rules.bridge import Rounding, Seat
 
@@ -65,7 +65,7 @@ class SetupForm(Form):
             name = field.data or ""
             if not name:
                 field.errors = [*field.errors, _("Enter a name for each seat.")]
-            elif not name.isprintable():
+            elif not printable(name):
                 field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
             elif name.casefold() in seen:
                 field.errors = [*field.errors, _("Two players cannot have the same name.")]
@@ -108,5 +108,4 @@ __all__ = [
     "SeatingForm",
     "SetupForm",
     "choices",
-    "stripped",
 ]

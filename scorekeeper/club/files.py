@@ -21,7 +21,7 @@ from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, Totals
-from scorekeeper.rules.files import LargerEvent, check
+from scorekeeper.rules.files import LargerEvent, ResultsFormat, check, results_format
 
 
 def pbn_of(game: ClubSession) -> str:
@@ -35,9 +35,9 @@ def usebio_of(game: ClubSession) -> bytes:
 def session_from_file(data: bytes) -> ClubSession:
     """A new session from a PBN or USEBIO file; the file's own figures are checked against the
     engine's and the page is told whether they agree."""
-    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     try:
-        read = usebio.read_usebio(data) if start == b"<" else pbn.read_pbn(data)
+        usebio_file = results_format(data) is ResultsFormat.USEBIO
+        read = usebio.read_usebio(data) if usebio_file else pbn.read_pbn(data)
     except RuleError as error:
         raise TransferError(file_message(error)) from None
     except RecursionError:  # a document nested beyond any real file's depth
@@ -102,6 +102,7 @@ def session_of(record: SessionRecord) -> ClubSession:
             # How the file scored its session, when it is not the default.
             **({"expected": sorted(record.expected.items())} if record.expected else {}),
             **({"totals": record.totals.value} if record.totals is not Totals.EXACT else {}),
+            **({"date": record.date.isoformat()} if record.date else {}),
         }
     )
     pairs: set[Pair] = set()

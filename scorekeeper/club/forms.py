@@ -13,7 +13,7 @@ from wtforms.validators import Length
 from scorekeeper.club.models import Shown
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
-from scorekeeper.forms import Form
+from scorekeeper.forms import Form, printable, stripped
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.movements import MovementKind
@@ -23,10 +23,6 @@ MAX_NAMES = 60
 MITCHELL_TABLES = range(3, 16)
 HOWELL_TABLES = range(3, 9)
 BOARDS_PER_ROUND = range(1, 7)
-
-
-def stripped(value: str | None) -> str | None:
-    return value.strip() if isinstance(value, str) else value
 
 
 def numbers(values: range) -> list[SelectChoice]:
@@ -115,7 +111,7 @@ class SetupForm(Form):
         ):
             self.tables.errors = [_("A Howell is for 3 to 8 tables; choose a Mitchell for more.")]
             return False
-        if self.event.data and not self.event.data.isprintable():
+        if self.event.data and not printable(self.event.data):
             self.event.errors = [_("A name is made of letters, digits and signs.")]
             return False
         return valid
@@ -132,7 +128,7 @@ class NamesForm(Form):
     def validate(self, extra_validators: Any = None) -> bool:
         valid = super().validate(extra_validators)
         for field in self.names:
-            if field.data and not field.data.isprintable():
+            if field.data and not printable(field.data):
                 field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
                 valid = False
         return valid

@@ -63,6 +63,29 @@ FILE_MESSAGES = {
         "and they are refused."
     ),
     FileRule.ROOT: _l("The file is not USEBIO: its root element is %(value)s."),
+    FileRule.BBO_LIN: _l(
+        "This is a BBO LIN file: deals as they were bid and played, not a session's results. "
+        "Scorekeeper reads the results file a scoring program exports, PBN or USEBIO (.xml); "
+        "a BBO tournament's host can download its results as USEBIO."
+    ),
+    FileRule.DOCUMENT: _l(
+        "This file is a spreadsheet, another office document or a compressed archive, not a "
+        "results file. Scorekeeper reads the results file a scoring program exports, PBN or "
+        "USEBIO (.xml)."
+    ),
+    FileRule.PDF: _l(
+        "This file is a PDF, a printout, not a results file. Scorekeeper reads the results "
+        "file a scoring program exports, PBN or USEBIO (.xml)."
+    ),
+    FileRule.WEB_PAGE: _l(
+        "This file is a web page, not a results file. Scorekeeper reads the results file a "
+        "scoring program exports, PBN or USEBIO (.xml)."
+    ),
+    FileRule.JSON: _l(
+        "This file is JSON, as a Scorekeeper game file is, not a results file: a game file is "
+        "imported with “Import a game” on the home page. Here Scorekeeper reads the "
+        "results file a scoring program exports, PBN or USEBIO (.xml)."
+    ),
 }
 
 

@@ -8,7 +8,7 @@ another, and a phone's stale form is caught for its own table only.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
@@ -113,6 +113,13 @@ class ClubSession(Game):
         return Totals(self.settings.get("totals", Totals.EXACT))
 
     @property
+    def played_on(self) -> date | None:
+        """The day the session was played, as its results file gave it; ``None`` for a
+        session run here (or a file that gave no date): the day it was created stands."""
+        written = self.settings.get("date")
+        return date.fromisoformat(written) if written else None
+
+    @property
     def closed(self) -> bool:
         return bool(self.settings.get("closed", False))
 
@@ -177,7 +184,7 @@ class ClubSession(Game):
             ranking=self.ranking,
             scoring=self.scoring,
             event=self.event,
-            date=self.created_at.date(),
+            date=self.played_on or self.created_at.date(),
             names={pair.key: pair.names for pair in self.pairs if pair.names},
             deals={deal.board: deal.deal for deal in self.deals},
             tiebreaks={pair.key: pair.tiebreak for pair in self.pairs if pair.tiebreak is not None},

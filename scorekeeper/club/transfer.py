@@ -3,6 +3,7 @@ by the engine (every result scored) and against the movement (who sat where)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Any, Literal
 
 from flask_babel import gettext as _
@@ -19,7 +20,7 @@ from scorekeeper.club.models import (
     seating_at,
 )
 from scorekeeper.contract.labels import rule_message
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, utcnow
 from scorekeeper.games.transfer import (
     CorrectionFile,
     Schema,
@@ -48,6 +49,8 @@ class SettingsFile(Schema):
     scoring: Literal["matchpoints", "butler"] = "matchpoints"
     ranking: Literal["field", "direction"] = "field"
     event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
+    date: datetime.date | None = None
+    """The day the session was played, when its results file gave it."""
     closed: bool = False
     shown: Literal["end", "played", "all"] = "played"
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
@@ -144,7 +147,7 @@ def game_from_json(raw: bytes) -> ClubSession:
     document = read_schema(GameFile, raw)
     # How a file's session was scored is kept only when the file says it.
     unsaid = {"expected", "totals"} - document.settings.model_fields_set
-    settings = document.settings.model_dump(exclude=unsaid)
+    settings = document.settings.model_dump(mode="json", exclude_none=True, exclude=unsaid)
     if settings["movement"] != FROM_FILE:
         valid = (
             settings["tables"] in MITCHELL_TABLES
@@ -157,7 +160,7 @@ def game_from_json(raw: bytes) -> ClubSession:
             raise TransferError(_("The file's movement is not one Scorekeeper knows."))
     session = ClubSession(
         settings=settings,
-        **({"created_at": document.created_at} if document.created_at else {}),
+        created_at=document.created_at or utcnow(),  # the session is scored before it is stored
         pairs=[ClubPair(**pair.model_dump()) for pair in document.pairs],
         deals=[ClubDeal(**deal.model_dump()) for deal in document.deals],
         corrections=corrections_from_file(document.corrections),

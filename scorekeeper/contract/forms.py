@@ -21,10 +21,6 @@ RESULTS = (0, *range(1, 7), *range(-1, -14, -1))
 """The results a deal can have, as buttons: made, +1 to +6, −1 to −13."""
 
 
-def stripped(value: str | None) -> str | None:
-    return value.strip() if isinstance(value, str) else value
-
-
 def choices(pairs: list[tuple[Any, Any]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 

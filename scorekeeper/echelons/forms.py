@@ -9,13 +9,9 @@ from flask_babel import lazy_gettext as _l
 from wtforms import DateField, HiddenField, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.forms import Form
+from scorekeeper.forms import Form, printable, stripped
 
 MAX_NAME = 24
-
-
-def stripped(value: str | None) -> str | None:
-    return value.strip() if isinstance(value, str) else value
 
 
 class SetupForm(Form):
@@ -46,7 +42,7 @@ class SetupForm(Form):
             name = field.data or ""
             if not name:
                 field.errors = [*field.errors, _("Enter a name.")]
-            elif not name.isprintable():
+            elif not printable(name):
                 field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
         if (
             self.kind.data == "race"

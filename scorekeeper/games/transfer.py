@@ -11,6 +11,7 @@ from flask_babel import gettext as _
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -19,6 +20,7 @@ from pydantic import (
 
 from scorekeeper.games.models import VALUES_LENGTH, Correction, Game
 from scorekeeper.games.registry import FAMILIES
+from scorekeeper.rules.text import clean_text, text_encoding
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -37,10 +39,8 @@ class Schema(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
-def _printable(text: str) -> str:
-    if not text.isprintable():
-        raise ValueError("control character")
-    return text
+def _cleaned(value: Any) -> Any:
+    return clean_text(value) if isinstance(value, str) else value
 
 
 def _in_range(when: datetime) -> datetime:
@@ -55,11 +55,13 @@ def _in_range(when: datetime) -> datetime:
 
 
 def Text(longest: int, *, shortest: int = 0) -> Any:
-    """Text of at most ``longest`` characters, without control characters (no NUL byte)."""
+    """Text of at most ``longest`` characters, cleaned as every file's text is (a tab or a
+    line break made a space, other control characters such as a NUL dropped: see
+    :func:`scorekeeper.rules.text.clean_text`), spaces around it removed."""
     return Annotated[
         str,
         StringConstraints(strip_whitespace=True, min_length=shortest, max_length=longest),
-        AfterValidator(_printable),
+        BeforeValidator(_cleaned),  # the last given runs first: cleaned, then measured
     ]
 
 
@@ -115,10 +117,22 @@ class Envelope(BaseModel):
     family: Any = None
 
 
+def json_text(raw: bytes) -> bytes:
+    """A JSON file's bytes in UTF-8, without the byte order mark some editors put first (RFC
+    8259 lets a reader ignore it); a file an editor saved in UTF-16 is read too."""
+    encoding = text_encoding(raw)
+    if encoding is None:
+        return raw
+    try:
+        return raw.decode(encoding).removeprefix("\ufeff").encode()
+    except UnicodeError:  # not UTF-16 after all: the JSON reader says what it is not
+        return raw
+
+
 def read_envelope(raw: bytes) -> Envelope:
     """The file's envelope, or :class:`TransferError` if it is not a game file of ours."""
     try:
-        envelope = Envelope.model_validate_json(raw)
+        envelope = Envelope.model_validate_json(json_text(raw))
     except ValidationError as error:
         raise TransferError(file_problem(error)) from None
     if envelope.format != FORMAT:
@@ -152,7 +166,7 @@ def read_game_file(raw: bytes) -> Game:
 def read_schema(schema: type[T], raw: bytes) -> T:
     """The file read through ``schema``, or :class:`TransferError` naming the field at fault."""
     try:
-        return schema.model_validate_json(raw)
+        return schema.model_validate_json(json_text(raw))
     except ValidationError as error:
         raise TransferError(file_problem(error)) from None
 
@@ -200,10 +214,10 @@ def expected(kind: str, context: dict[str, Any]) -> str:
         return _("this is missing.")
     if kind == "extra_forbidden":
         return _("Scorekeeper does not know this field.")
+    if kind.startswith("date_"):
+        return _("a date (2026-11-23) is expected.")
     if kind.startswith(("datetime", "date")):
         return _("a date and time (2026-11-23T20:30:00) is expected.")
     if kind == "value_error" and "date out of range" in str(context.get("error", "")):
         return _("the date must be between 2000 and 2099.")
-    if kind == "value_error" and "control character" in str(context.get("error", "")):
-        return _("letters, digits and signs only: no control characters.")
     return _("this value cannot be read.")

@@ -8,6 +8,9 @@ pair's total, percentage and place). The session is read into a
 :class:`~scorekeeper.rules.duplicate.SessionRecord`; the figures into :class:`Published`, so
 that :func:`differences` can list every one the engine scores otherwise.
 
+:func:`results_format` tells a results file's format from its first bytes, and names a file of
+another kind (a BBO LIN file, a spreadsheet, a PDF) rather than reading it as a broken one.
+
 A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRule` and where
 (``where``, and ``line`` in a text format), as data:
 
@@ -20,9 +23,9 @@ A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRul
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -44,6 +47,7 @@ from scorekeeper.rules.duplicate import (
     expected_results,
     most_results,
 )
+from scorekeeper.rules.text import clean_text, decode_text
 
 __all__ = [
     "MAX_BOARD",
@@ -64,6 +68,7 @@ __all__ = [
     "Published",
     "PublishedResult",
     "PublishedStanding",
+    "ResultsFormat",
     "SuitHolding",
     "as_scored",
     "check",
@@ -72,6 +77,7 @@ __all__ = [
     "contract_text",
     "deal_from_hands",
     "deal_hands",
+    "decode_text",
     "detect_ranking",
     "differences",
     "event_ranking",
@@ -84,6 +90,7 @@ __all__ = [
     "parse_figure",
     "parse_seat",
     "parse_whole",
+    "results_format",
     "totals_by_file",
 ]
 
@@ -138,6 +145,11 @@ class FileRule(Rule):
     ENCODING = "encoding"
     XML_FORBIDDEN = "xml-forbidden"
     ROOT = "root"
+    BBO_LIN = "bbo-lin"
+    DOCUMENT = "document"
+    PDF = "pdf"
+    WEB_PAGE = "web-page"
+    JSON = "json"
 
     @property
     def english(self) -> str:
@@ -185,12 +197,97 @@ _ENGLISH = {
         "and they are refused."
     ),
     FileRule.ROOT: "The file is not USEBIO: its root element is {value!r}.",
+    FileRule.BBO_LIN: (
+        "This is a BBO LIN file: deals as they were bid and played, not a session's results. "
+        "Scorekeeper reads the results file a scoring program exports, PBN or USEBIO (.xml); "
+        "a BBO tournament's host can download its results as USEBIO."
+    ),
+    FileRule.DOCUMENT: (
+        "This file is a spreadsheet, another office document or a compressed archive, not a "
+        "results file. Scorekeeper reads the results file a scoring program exports, PBN or "
+        "USEBIO (.xml)."
+    ),
+    FileRule.PDF: (
+        "This file is a PDF, a printout, not a results file. Scorekeeper reads the results "
+        "file a scoring program exports, PBN or USEBIO (.xml)."
+    ),
+    FileRule.WEB_PAGE: (
+        "This file is a web page, not a results file. Scorekeeper reads the results file a "
+        "scoring program exports, PBN or USEBIO (.xml)."
+    ),
+    FileRule.JSON: (
+        "This file is JSON, as a Scorekeeper game file is, not a results file: a game file is "
+        "imported with “Import a game” on the home page. Here Scorekeeper reads the "
+        "results file a scoring program exports, PBN or USEBIO (.xml)."
+    ),
 }
 
 
 class FileError(RuleError):
     """A results file that cannot be read: the rule it breaks and where (``where``; ``line``
     too in a text format)."""
+
+
+# --- What a file is -----------------------------------------------------------------------------
+
+
+class ResultsFormat(StrEnum):
+    """The results formats read."""
+
+    PBN = "pbn"
+    USEBIO = "usebio"
+
+
+_SNIFFED = 4096
+"""The bytes a file's kind is told from."""
+_ZIP = b"PK\x03\x04"
+"""An xlsx, ods or docx document is a zip archive."""
+_COMPOUND = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+"""An older office document (xls, doc)."""
+_LIN = re.compile(r"[a-z]{2}\|", re.IGNORECASE)
+_HTML = re.compile(r"<(?:!doctype\s+html|html)\b", re.IGNORECASE)
+
+
+def results_format(data: bytes) -> ResultsFormat:
+    """A results file's format: USEBIO when its text opens with "<" (XML, in any encoding),
+    else PBN. A file that is plainly something else raises :class:`FileError` saying what
+    it is: a BBO LIN file (lines such as ``vg|...|`` and ``pn|...|``: deals and their play),
+    a spreadsheet or another office document, a PDF, a web page, or JSON.
+
+    >>> results_format(b'% PBN 2.0\\n[Event "Monday pairs"]')
+    <ResultsFormat.PBN: 'pbn'>
+    >>> results_format('<?xml version="1.0" encoding="UTF-16"?><USEBIO/>'.encode("utf-16"))
+    <ResultsFormat.USEBIO: 'usebio'>
+    >>> try:
+    ...     results_format(b"vg|Monday pairs|P|1,8|I|0|0|...|\\npn|Anne,Bruno,Chloe,Denis|")
+    ... except FileError as error:
+    ...     error.rule
+    <FileRule.BBO_LIN: 'bbo-lin'>
+    """
+    if data.startswith(b"%PDF-"):
+        raise FileError(FileRule.PDF)
+    if data.startswith((_ZIP, _COMPOUND)):
+        raise FileError(FileRule.DOCUMENT)
+    start = decode_text(data[:_SNIFFED]).lstrip()
+    if start.startswith("<"):
+        if _HTML.match(start):
+            raise FileError(FileRule.WEB_PAGE)
+        return ResultsFormat.USEBIO
+    if start.startswith("{\\rtf"):
+        raise FileError(FileRule.DOCUMENT)
+    if _LIN.match(start):
+        raise FileError(FileRule.BBO_LIN)
+    if start.startswith("{") and _is_json(data):
+        raise FileError(FileRule.JSON)
+    return ResultsFormat.PBN
+
+
+def _is_json(data: bytes) -> bool:
+    """Whether the file is a JSON object (a PBN file may open with a { comment })."""
+    try:
+        return isinstance(json.loads(decode_text(data)), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 # --- What a file publishes ------------------------------------------------------------------------
@@ -631,19 +728,6 @@ def parse_seat(text: str) -> Seat | None:
     (<Seat.WEST: 'W'>, <Seat.NORTH: 'N'>, None)
     """
     return _SEATS.get(text.strip().upper())
-
-
-def clean_text(text: str) -> str:
-    """``text`` with every control character (a line break, a tab) made a space: neither a
-    PBN string nor XML text may hold one.
-
-    >>> clean_text("Anne\\tMartin\\n")
-    'Anne Martin '
-    """
-    return "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Cs") or ch in "\ufffe\uffff" else ch
-        for ch in text
-    )
 
 
 # --- Deals --------------------------------------------------------------------------------------

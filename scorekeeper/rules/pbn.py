@@ -64,6 +64,7 @@ from scorekeeper.rules.files import (
     clean_text,
     contract_text,
     deal_hands,
+    decode_text,
     detect_ranking,
     figure_text,
     is_deal,
@@ -110,23 +111,16 @@ def _fail(rule: FileRule, line: int, **values: object) -> PbnError:
 
 
 def _decode(data: bytes | str) -> str:
-    """The file's text: UTF-8 when the bytes are (with or without a byte order mark), else
-    Windows-1252 or Latin-1, as PBN 2.0 files are."""
+    """The file's text (:func:`scorekeeper.rules.text.decode_text`)."""
     if isinstance(data, str):
-        text = data
+        text = data.removeprefix("\ufeff")
     else:
         if len(data) > MAX_BYTES:
             raise PbnError(FileRule.TOO_LARGE, size=len(data), most=MAX_BYTES)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            try:
-                text = data.decode("cp1252")
-            except UnicodeDecodeError:
-                text = data.decode("latin-1")
+        text = decode_text(data)
     if len(text) > MAX_BYTES:
         raise PbnError(FileRule.TOO_LARGE, size=len(text), most=MAX_BYTES)
-    return text.removeprefix("\ufeff")
+    return text
 
 
 Token = tuple[str, str, int]
@@ -317,9 +311,10 @@ def _figure(text: str, line: int, name: str) -> float | None:
 
 
 def _text(text: str, line: int, name: str) -> str:
+    """A name, the event or a lead, cleaned (:func:`scorekeeper.rules.text.clean_text`)."""
     if len(text) > MAX_TEXT:
         raise _fail(FileRule.TEXT_TOO_LONG, line, field=name, most=MAX_TEXT)
-    return text
+    return clean_text(text)
 
 
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
@@ -519,8 +514,9 @@ def read_pbn(data: bytes | str) -> PbnFile:
     """Read a PBN results file: the session (results, pairs' names, deals, ranking, scoring,
     event and date) and the figures it publishes.
 
-    - Text: UTF-8 with or without a byte order mark, else Windows-1252/Latin-1 as PBN 2.0
-      files are; CR LF or LF line ends.
+    - Text: UTF-8 or UTF-16 with or without a byte order mark, else Windows-1252/Latin-1 as
+      PBN 2.0 files are; CR LF or LF line ends. In names, the event and leads, a tab or a
+      line break is a space and other control characters are dropped.
     - The session's event and date are the first game's Event and Date tags ("YYYY.MM.DD",
       ``None`` when a part is "?"); its scoring the Scoring tag (MatchPoints, or IMP/Butler),
       else the columns (MP_NS or IMP_NS).

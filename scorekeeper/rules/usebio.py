@@ -182,9 +182,11 @@ def _figure(where: str, element: ET.Element, name: str) -> float | None:
 
 
 def _long(where: str, name: str, text: str) -> str:
+    """A text of the file, cleaned (:func:`scorekeeper.rules.text.clean_text`), when it is
+    not too long."""
     if len(text) > MAX_TEXT:
         raise UsebioError(FileRule.TEXT_TOO_LONG, where=where, field=name, most=MAX_TEXT)
-    return text
+    return clean_text(text)
 
 
 _PAIR_NUMBER = re.compile(r"(?:(NS|EW)\s*)?(\d{1,4})\s*(NS|EW|N|E)?", re.IGNORECASE)
@@ -443,10 +445,12 @@ def read_usebio(data: bytes) -> UsebioFile:
     BUTLER_PAIRS): the session of its first EVENT (results, pairs' names, deals, ranking,
     scoring, event and date) and the figures it publishes.
 
-    Boards and participants are read wherever the event holds them (in a SESSION or a
-    SECTION too). A traveller line without TABLE_NUMBER takes its place on the board's
-    traveller; without ROUND_NUMBER, round 1. Pairs' names are their players' names joined
-    with " - ".
+    The text is in the encoding the file declares (UTF-8 when it declares none; UTF-16 with or
+    without a byte order mark). Boards and participants are read wherever the event holds
+    them (in a SESSION or a SECTION too). A traveller line without TABLE_NUMBER takes its
+    place on the board's traveller; without ROUND_NUMBER, round 1. Pairs' names are their
+    players' names joined with " - "; in names, the event and leads, a tab or a line break is
+    a space and other control characters (C1: XML allows no other) are dropped.
 
     Anything else raises :class:`UsebioError`, saying where; an entity declaration (an XML
     bomb) or an external reference is refused before anything is expanded or fetched.

@@ -9,8 +9,8 @@ from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange
 
-from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices, stripped
-from scorekeeper.forms import Form
+from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
+from scorekeeper.forms import Form, printable, stripped
 from scorekeeper.rules.bridge import Seat
 from scorekeeper.teams.models import (
     HIGHEST_FIRST_BOARD,
@@ -86,7 +86,7 @@ class SetupForm(Form):
         for field in teams:
             if not field.data:
                 field.errors = [*field.errors, _("Enter the name of each team.")]
-            elif not field.data.isprintable():
+            elif not printable(field.data):
                 field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
         first, second = self.team_a.data or "", self.team_b.data or ""
         if first and first.casefold() == second.casefold():
@@ -95,7 +95,7 @@ class SetupForm(Form):
         players = [field for team in LINEUP for field, _seat in self.player_fields(team)]
         for field in players:
             name = field.data or ""
-            if name and not name.isprintable():
+            if name and not printable(name):
                 field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
             elif name and name.casefold() in seen:
                 field.errors = [*field.errors, _("Two players cannot have the same name.")]

@@ -4,8 +4,6 @@ undo and the game file come from the table core (scorekeeper.games)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from flask import abort, flash, render_template, request, url_for
@@ -19,8 +17,8 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
-from scorekeeper.games.registry import file_stem
 from scorekeeper.games.routes import kept_game_page
+from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.games.views import new_nonce
 from scorekeeper.rules.common import RuleError
 from scorekeeper.teams import bp
@@ -342,10 +340,4 @@ def sheet_rows(game: TeamsGame, match: Match) -> list[list[Any]]:
 def sheet_csv(game_id: str) -> Response:
     """The match sheet as a CSV file, for a spreadsheet."""
     game = teams_game(game_id)
-    out = io.StringIO()
-    csv.writer(out).writerows(sheet_rows(game, score_match(game)))
-    return Response(
-        out.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.csv"'},
-    )
+    return csv_download(game, sheet_rows(game, score_match(game)))

@@ -55,6 +55,9 @@ ENCODINGS: dict[str, bytes] = {
     "latin-1 crlf": crlf(TEXT).encode("latin-1"),
     "utf-8 lf": TEXT.encode("utf-8"),
     "utf-8 bom crlf": b"\xef\xbb\xbf" + crlf(TEXT).encode("utf-8"),
+    "utf-16 bom crlf": crlf(TEXT).encode("utf-16"),
+    "utf-16 big-endian lf": TEXT.encode("utf-16-be"),
+    "utf-16 little-endian crlf": crlf(TEXT).encode("utf-16-le"),
 }
 
 

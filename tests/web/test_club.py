@@ -11,13 +11,15 @@ import random
 import re
 import threading
 from collections import defaultdict
+from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import TestResponse, stream_encode_multipart
 
 from scorekeeper.club import views
 from scorekeeper.club.models import ClubSession
@@ -25,6 +27,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules.bridge import board_vulnerability, contract_score
 from scorekeeper.rules.common import Side
+from scorekeeper.rules.duplicate import Pair
 from scorekeeper.rules.movements import howell, mitchell
 from tests.rules.test_pbn import whole_event
 from tests.rules.test_usebio import NOT_PLAYED, club_program_file, count
@@ -520,7 +523,17 @@ def upload(client: FlaskClient, path: str, data: bytes, name: str) -> TestRespon
     token, nonce = TOKEN.search(page), NONCE.search(page)
     assert token and nonce
     fields = {"csrf_token": token.group(1), "nonce": nonce.group(1)}
-    return client.post(path, data={**fields, "file": (io.BytesIO(data), name)})
+    # Encoded in memory: the test client would spool a large file to a temporary file it
+    # never closes.
+    body, length, boundary = stream_encode_multipart(
+        {**fields, "file": FileStorage(io.BytesIO(data), name)}, use_tempfile=False
+    )
+    return client.post(
+        path,
+        input_stream=body,
+        content_type=f'multipart/form-data; boundary="{boundary}"',
+        headers={"Content-Length": str(length)},
+    )
 
 
 def import_results(client: FlaskClient, data: bytes, name: str) -> str:
@@ -609,6 +622,142 @@ def test_a_bad_results_file_is_explained_in_french(client: FlaskClient) -> None:
     response = upload(client, "/club/import", data, "x.pbn")
     assert response.status_code == 422
     assert "Ligne 4" in html.unescape(text(response)), text(response)
+
+
+FFB = (DATA / "ffb_2022_dn1_s1.pbn").read_bytes()
+"""The FFB session as Magic Contest exported it (Windows-1252)."""
+FFB_TEXT = FFB.decode("cp1252")
+
+
+def stored_session(app: Flask, url: str) -> ClubSession:
+    with app.app_context():
+        game = db.session.get(Game, url.rsplit("/", 1)[1])
+        assert isinstance(game, ClubSession)
+        for rows in (game.results, game.pairs):
+            list(rows)  # loaded now: the test reads them after the request's session
+        return game
+
+
+def test_a_session_file_without_its_creation_time_imports(client: FlaskClient) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    club.enter(1, {"result": "passed"})
+    document = client.get(f"{club.url}/game.json").get_json()
+    del document["created_at"]  # optional in the file
+    response = upload(client, "/import", json.dumps(document).encode(), "s.json")
+    assert response.status_code == 302, text(response)
+    assert client.get(f"{response.headers['Location']}/session.pbn").status_code == 200
+
+
+def test_an_imported_session_keeps_the_day_its_file_gives(client: FlaskClient) -> None:
+    url = import_results(client, FFB, "s.pbn")
+    assert '<span class="date">Feb 6, 2022</span>' in text(client.get(url))
+    assert '<span class="date">February 6, 2022</span>' in text(client.get(f"{url}/ranking"))
+    assert b'[Date "2022.02.06"]' in client.get(f"{url}/session.pbn").data
+    usebio = client.get(f"{url}/session.xml").data
+    assert b"<DATE>06/02/2022</DATE>" in usebio
+    exported = client.get(f"{url}/game.json").data
+    assert json.loads(exported)["settings"]["date"] == "2022-02-06"
+    again = upload(client, "/import", exported, "s.json")
+    assert again.status_code == 302
+    for copy in (again.headers["Location"], import_results(client, usebio, "s.xml")):
+        assert '<span class="date">Feb 6, 2022</span>' in text(client.get(copy))
+        assert b'[Date "2022.02.06"]' in client.get(f"{copy}/session.pbn").data
+    # A file that gives no date: the day it was imported.
+    undated = import_results(client, FFB.replace(b'[Date "2022.02.06"]', b'[Date "?"]'), "s.pbn")
+    today = datetime.now(UTC).strftime("%Y.%m.%d")
+    assert f'[Date "{today}"]'.encode() in client.get(f"{undated}/session.pbn").data
+
+
+def test_control_characters_of_a_results_file_are_cleaned_so_it_stores_and_exports(
+    client: FlaskClient, app: Flask
+) -> None:
+    source = (
+        FFB_TEXT.replace('[Event "', '[Event "\x1b[1m\x9b', 1)
+        .replace(' - "" 30 ', ' - "Anne\x00 Martin\t-\x85Bruno Petit" 30 ', 1)
+        .replace(" 3  1  3 42 4S  S 10 S9 ", ' 3  1  3 42 4S  S 10 "S\x009" ', 1)
+    )
+    url = import_results(client, source.encode(), "s.pbn")  # UTF-8: \x85 and \x9b are C1
+    game = stored_session(app, url)
+    assert game.event == "[1mOpen /2 DN1 National Finale directe 21-22 - Séance 1"
+    assert game.name_of(Pair(7)) == "Anne Martin - Bruno Petit"
+    assert [r.lead for r in game.results if (r.board, r.table) == (1, 3)] == ["S9"]
+    exported = client.get(f"{url}/game.json").data
+    again = upload(client, "/import", exported, "s.json")
+    assert again.status_code == 302, text(again)
+    assert stored_session(app, again.headers["Location"]).name_of(Pair(7)) == (
+        "Anne Martin - Bruno Petit"
+    )
+    for suffix in ("session.pbn", "session.xml"):
+        import_results(client, client.get(f"{url}/{suffix}").data, suffix)
+    # A game file that holds them (exported before they were cleaned) imports cleaned too.
+    document = json.loads(exported)
+    document["settings"]["event"] = "\x1b[1mMonday\x00"
+    document["pairs"][0]["names"] = "Anne\x9b\tMartin"
+    again = upload(client, "/import", json.dumps(document).encode(), "s.json")
+    assert again.status_code == 302, text(again)
+    copy = stored_session(app, again.headers["Location"])
+    assert (copy.event, copy.pairs[0].names) == ("[1mMonday", "Anne Martin")
+
+
+def test_names_from_a_results_file_can_be_saved_again_as_they_are(
+    client: FlaskClient, app: Flask
+) -> None:
+    source = FFB_TEXT.replace(' - "" 30 ', ' - "Anne\u00a0Martin - Bruno Petit" 30 ', 1)
+    url = import_results(client, source.encode("cp1252"), "s.pbn")
+    page = text(client.get(f"{url}/pairs"))
+    token, version = (
+        TOKEN.search(page),
+        re.search(r'name="version" type="hidden" value="(\d+)"', page),
+    )
+    assert token and version
+    fields = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'name="(names-\d+)" [^>]*value="([^"]*)"', page)
+    }
+    assert "Anne\u00a0Martin - Bruno Petit" in fields.values()
+    data = {"csrf_token": token.group(1), "version": version.group(1), **fields}
+    response = client.post(f"{url}/pairs", data=data)
+    assert response.status_code == 302, text(response)
+    assert stored_session(app, url).name_of(Pair(7)) == "Anne\u00a0Martin - Bruno Petit"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_results_files_in_utf16_are_read(client: FlaskClient, encoding: str) -> None:
+    url = import_results(client, FFB, "s.pbn")
+    usebio = client.get(f"{url}/session.xml").data.decode()
+    usebio = usebio.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    for data, name in ((usebio.encode(encoding), "s.xml"), (FFB_TEXT.encode(encoding), "s.pbn")):
+        copy = import_results(client, data, name)
+        assert "Séance 1" in text(client.get(copy)), name
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        (
+            b"vg|Club de Bridge,Monday pairs|P|1,8|I|0|0|Anne,Bruno|\n"
+            b"pn|Anne,Bruno,Chloe,Denis|st||md|3SAKQHJ,,,|rh||ah|Board 1|sv|o|\n"
+            b"qx|o1|mb|1S|mb|p|mb|p|mb|p|pc|SA|\n",
+            "This is a BBO LIN file: deals as they were bid and played, not a session's results.",
+        ),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "This file is a PDF, a printout"),
+        (b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 22 + b"[Content_Types].xml", "spreadsheet"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 40, "spreadsheet"),
+        (b"<!DOCTYPE html>\n<html><head><title>Results</title>", "This file is a web page"),
+        (b'{"format": "scorekeeper-game", "version": 1, "family": "club"}', "Import a game"),
+    ],
+    ids=["bbo-lin", "pdf", "xlsx", "xls", "web-page", "game-file"],
+)
+def test_a_file_of_another_kind_is_named_with_the_files_that_are_read(
+    client: FlaskClient, data: bytes, kind: str
+) -> None:
+    response = upload(client, "/club/import", data, "results")
+    assert response.status_code == 422
+    page = html.unescape(text(response))
+    assert kind in page, page
+    assert "Scorekeeper reads the results file a scoring program exports, PBN or USEBIO" in page
+    assert "stands before any tag" not in page
 
 
 def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> None:

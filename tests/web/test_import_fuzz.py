@@ -3,11 +3,13 @@ that does import opens on every page and exports again."""
 
 from __future__ import annotations
 
+import codecs
 import copy
 import io
 import json
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -83,7 +85,7 @@ ISSUE_CASES = [
     ("created_at", "9999-12-31T23:59:59"),
     ("created_at", "0001-01-01T00:00:00+01:00"),
     ("created_at", "9999-12-31T23:59:59-01:00"),
-    ("players", ["Ana", "B\x00b", "Cy"]),
+    ("players", ["Ana", "\x00", "Cy"]),
 ]
 
 
@@ -199,11 +201,40 @@ def test_the_files_that_broke_the_server_are_refused_with_the_field_named(
     assert db_games(app) == before
 
 
-def test_a_correction_with_a_nul_byte_is_refused(app: Flask, client: FlaskClient) -> None:
+def test_control_characters_in_a_game_file_are_cleaned_as_in_every_file_read(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A NUL (which PostgreSQL cannot store), an escape, a C1 control: dropped; a tab or a
+    line break: a space. What was imported exports and imports again."""
     document = a_game_file(app, client)
+    document["players"] = ["An\x00a", "Bo\tb\r\n", "\x1b[1mCy\x9b"]
     document["corrections"][0]["new"] = "0\x00"
     response = import_raw(client, json.dumps(document).encode())
-    assert response.status_code == 422 and "corrections › 1 › new" in text(response)
+    assert response.status_code == 302, text(response)
+    with app.app_context():
+        game = db.session.get(Game, response.headers["Location"].rsplit("/", 1)[1])
+        assert game is not None
+        assert [player.name for player in game.players] == ["Ana", "Bo b", "[1mCy"]
+        assert game.corrections[0].new == "0"
+    opens_everywhere(client, response.headers["Location"])
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda raw: codecs.BOM_UTF8 + raw,
+        lambda raw: raw.decode().encode("utf-16"),
+        lambda raw: raw.decode().encode("utf-16-le"),
+    ],
+    ids=["utf-8 with a byte order mark", "utf-16", "utf-16 without a byte order mark"],
+)
+def test_a_game_file_an_editor_saved_with_a_byte_order_mark_or_in_utf16_imports(
+    app: Flask, client: FlaskClient, encode: Callable[[bytes], bytes]
+) -> None:
+    document = a_game_file(app, client)
+    response = import_raw(client, encode(json.dumps(document, ensure_ascii=False).encode()))
+    assert response.status_code == 302, text(response)
+    opens_everywhere(client, response.headers["Location"])
 
 
 def test_a_nul_byte_in_a_forms_nonce_is_harmless(app: Flask, client: FlaskClient) -> None:

@@ -481,6 +481,26 @@ def test_the_sheet_and_its_csv_have_every_board(match: Match) -> None:
     assert rows[-1][7:9] == [f"{vps[0]:.2f}", f"{vps[1]:.2f}"]
 
 
+def test_team_names_that_a_spreadsheet_would_run_as_formulas_are_written_as_text(
+    client: FlaskClient,
+) -> None:
+    match = Match(client)
+    match.start(team_a='=HYPERLINK("//e.x","Go")', team_b="+1+2")
+    match.board(1, ("3NT", "S", -2), ("3NT", "S", 0))
+    response = client.get(f"{match.url}/sheet.csv")
+    rows = list(csv.reader(io.StringIO(text(response))))
+    assert rows[0][7:11] == [
+        '\'=HYPERLINK("//e.x","Go")',
+        "'+1+2",
+        '\'=HYPERLINK("//e.x","Go"), total',
+        "'+1+2, total",
+    ]
+    cells = [cell for row in rows for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
+    assert rows[1][4] == "-100" and rows[1][6] == "400"  # scores stay numbers
+    assert rows[1][8] == "11" and rows[-2][8] == "11"
+
+
 def test_a_match_exports_and_imports_again(match: Match, client: FlaskClient, app: Flask) -> None:
     match.board(1, ("2S", "N", 1), ("2S", "N", 0))
     match.board(2, ("6NTXX", "E", -3), None)
