@@ -87,7 +87,7 @@ class Evening:
     """Each player's running total over the rubbers or wheels played out: the margins of
     those they won, less those they lost."""
     hundreds: tuple[int, ...]
-    """The same, each margin settled in hundreds (an exact 50 rounded as the table chose)."""
+    """The same, each player's net settled in hundreds (an exact 50 rounded as the table chose)."""
     points_if_stopped: tuple[int, ...]
     """The running totals if the evening stopped now, the rubber in progress with what an
     unfinished rubber scores."""
@@ -141,7 +141,6 @@ def score_evening(game: BridgeGame) -> Evening:
         rounds.append(played)
         dealer = played.next_dealer
     points = [0] * len(game.players)
-    hundreds = [0] * len(game.players)
     if_stopped = [0] * len(game.players)
     for played in rounds:
         for side, sign in ((Side.NS, 1), (Side.EW, -1)):
@@ -149,7 +148,7 @@ def score_evening(game: BridgeGame) -> Evening:
                 if_stopped[player] += sign * played.margin
                 if played.finished:
                     points[player] += sign * played.margin
-                    hundreds[player] += sign * bridge.settle_in_hundreds(
-                        played.margin, game.rounding
-                    )
+    # Each player's net is settled, not each margin (RULES.md §4): two rubbers won by 450 are
+    # 900, settled as 9 whichever way an exact 50 goes.
+    hundreds = [bridge.settle_in_hundreds(net, game.rounding) for net in points]
     return Evening(tuple(rounds), tuple(points), tuple(hundreds), tuple(if_stopped))

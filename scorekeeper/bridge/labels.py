@@ -52,8 +52,10 @@ PAD_ITEMS = {
 }
 
 ROUNDING = {
-    Rounding.FIFTY_UP: _l("In hundreds: each margin rounded to the nearest hundred, 50 up."),
-    Rounding.FIFTY_DOWN: _l("In hundreds: each margin rounded to the nearest hundred, 50 down."),
+    Rounding.FIFTY_UP: _l("In hundreds: each player's net rounded to the nearest hundred, 50 up."),
+    Rounding.FIFTY_DOWN: _l(
+        "In hundreds: each player's net rounded to the nearest hundred, 50 down."
+    ),
 }
 """The settlement's rule, said beside the settled figures."""
 

@@ -256,7 +256,9 @@ def test_the_next_rubber_asks_who_sits_where_and_keeps_the_players_totals(
         scored = score_evening(evening.game(app))
     # Rubber 1: N-S 940 (120, 120, 700). Rubber 2: E-W 920 (120, 100, 700), Chloé now East.
     assert scored.points == (940 - 920, -940 - 920, 940 + 920, -940 + 920)
-    assert scored.hundreds == (9 - 9, -9 - 9, 9 + 9, -9 + 9)
+    # Each player's net settled (RULES.md §4), not each rubber's: 1 860 is 19, where 9 + 9
+    # would say 18.
+    assert scored.hundreds == (0, -19, 19, 0)
     page = text(evening.client.get(evening.url))
     assert "Chloé &amp; Denis win by 920." in page
 
@@ -548,8 +550,8 @@ def test_an_exact_fifty_settles_in_hundreds_as_the_evening_chose(
         )
         assert row and row.groups() == ("+950", hundreds), rounding
         rule = "50 up" if rounding == "50-up" else "50 down"
-        assert f"In hundreds: each margin rounded to the nearest hundred, {rule}." in page
-        assert f"In hundreds: each margin rounded to the nearest hundred, {rule}." in text(
+        assert f"In hundreds: each player's net rounded to the nearest hundred, {rule}." in page
+        assert f"In hundreds: each player's net rounded to the nearest hundred, {rule}." in text(
             client.get(f"{table.url}/sheet")
         )
         settled[rounding] = table
@@ -565,7 +567,7 @@ def test_an_exact_fifty_settles_in_hundreds_as_the_evening_chose(
     )
     assert response.status_code == 302
     copy = text(client.get(response.headers["Location"]))
-    assert "each margin rounded to the nearest hundred, 50 down." in copy
+    assert "each player's net rounded to the nearest hundred, 50 down." in copy
     assert re.search(
         r'<th scope="row">Anne</th><td class="num total">\+950</td>'
         r'<td class="num">\+9</td>',
