@@ -21,7 +21,7 @@ from scorekeeper.games.prune import remove_unplayed_games
 from scorekeeper.incoming import Incoming
 from scorekeeper.network import network_addresses
 
-HEADERS_LIMIT = 256 * 1024
+HEADERS_LIMIT = 64 * 1024
 """The most a request's line and headers may take: a line that never ends is cut off there."""
 BODY_SLACK = 64 * 1024
 """A body this much over the app's own limit is refused by the server without being read;

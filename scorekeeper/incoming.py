@@ -22,9 +22,11 @@ RECEIVE = 64 * 1024
 IN_MEMORY = 64 * 1024
 """A request longer than this (an import) waits in a temporary file: a few hundred sent slowly
 do not fill the memory."""
-SLOWEST_UPLOAD = 64 * 1024
+SLOWEST_UPLOAD = 16 * 1024
 """Bytes a second: a request has the server's timeout (10 s) to come whole, and one second more
-for every this many bytes it says its body has."""
+for every this many bytes of it that have come. Only what has come counts, not what its head
+says will come: a head that promises a long body and sends nothing more is cut off as soon as
+a slow head is."""
 END_OF_HEAD = b"\r\n\r\n"
 read_headers = HeaderReader()
 
@@ -87,14 +89,19 @@ class Incoming:
             self.received += data
         else:
             self.spool.write(data)
-        return self.has_data()
+        whole = self.has_data()
+        if not whole and self.size is not None and self.spool is None and self.come() > IN_MEMORY:
+            # Closed by the thread that reads it, or with the connection.
+            self.spool = tempfile.TemporaryFile()  # noqa: SIM115
+            self.spool.write(self.received)
+            self.received.clear()
+        return whole
 
     def has_data(self) -> bool:
         """Whether a whole request has come."""
         if self.size is None and not self._measure():
             return False
-        gathered = len(self.received) if self.spool is None else self.spool.tell()
-        return gathered >= self.size
+        return self.come() >= self.size
 
     def _measure(self) -> bool:
         """Learn the request's size from its head: whether the head has come."""
@@ -108,11 +115,6 @@ class Incoming:
         head = end + len(END_OF_HEAD)
         most = self.server.max_request_body_size
         self.size = head + body_length(bytes(self.received[:head]), most)
-        if self.size > IN_MEMORY and len(self.received) < self.size:
-            # Closed by the thread that reads it, or with the connection.
-            self.spool = tempfile.TemporaryFile()  # noqa: SIM115
-            self.spool.write(self.received)
-            self.received.clear()
         return True
 
     def take(self) -> IO[bytes]:
@@ -132,10 +134,14 @@ class Incoming:
     def waits_from(self) -> float | None:
         """The moment the wait for the rest of the request counts from (None between
         requests): its first byte, not its latest, so that it cannot be sent forever a byte at a
-        time; later for a long body."""
+        time; later as more of a long body comes."""
         if self.started is None:
             return None
-        return self.started + (self.size or 0) / SLOWEST_UPLOAD
+        return self.started + self.come() / SLOWEST_UPLOAD
+
+    def come(self) -> int:
+        """How much of the request has come (and of the next ones, sent without waiting)."""
+        return len(self.received) if self.spool is None else self.spool.tell()
 
     def close(self) -> None:
         if self.spool is not None:

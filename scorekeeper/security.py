@@ -4,8 +4,9 @@ kept in no cache; and, over HTTPS, HTTPS only from now on and a session cookie m
 
 A form is taken only from this site's own pages: besides its token, the page it was sent from
 (the Origin a browser sends with every form, or else its Referer) must be this site. Flask-WTF's
-own check over HTTPS demands a Referer, which a browser may leave out; the Origin is always
-there, so it is the one checked."""
+own check over HTTPS demands a Referer, which a browser may leave out; today's browsers send
+the Origin with every form, so it is the one checked. A form with neither (an older browser) is
+taken on its token alone."""
 
 from __future__ import annotations
 

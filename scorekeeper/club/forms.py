@@ -37,8 +37,8 @@ def shown_field() -> RadioField:
             SelectChoice(
                 Shown.PLAYED.value,
                 _l(
-                    "Each table's phone shows the travellers of the boards it has played; "
-                    "everyone sees the ranking"
+                    "Each table's phone shows the travellers of the boards both its pairs have "
+                    "played; everyone sees the ranking as it stands"
                 ),
             ),
             SelectChoice(

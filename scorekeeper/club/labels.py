@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.contract.labels import rule_message
-from scorekeeper.games.helpers import shown
+from scorekeeper.games.helpers import as_reader_writes
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.files import Difference, Figure, FileRule
 
@@ -105,7 +105,7 @@ def file_message(error: RuleError) -> str:
 
 def quoted(value: object) -> str:
     """A value read from a file, for a message: text in quotes, cut short."""
-    text = repr(value) if isinstance(value, str) else shown(value)
+    text = repr(value) if isinstance(value, str) else as_reader_writes(value)
     return text[:80]
 
 

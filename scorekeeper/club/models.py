@@ -25,6 +25,7 @@ from scorekeeper.rules.duplicate import (
     SessionScore,
     TableResult,
     Totals,
+    pairs_of,
 )
 from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell, mitchell
 
@@ -39,7 +40,8 @@ class Shown(StrEnum):
     AT_THE_END = "end"
     """Nothing: the ranking, the travellers and the files when the session closes."""
     PLAYED = "played"
-    """Each table the travellers of the boards it has played; everyone the ranking."""
+    """Each table the travellers of the boards both its pairs have played; everyone the
+    ranking as it stands."""
     ALL = "all"
     """Every result as it comes in, to whoever has the session's address."""
 
@@ -142,14 +144,26 @@ class ClubSession(Game):
     def shows_ranking(self) -> bool:
         return self.closed or self.shown is not Shown.AT_THE_END
 
-    def boards_shown_to(self, table: int) -> set[int]:
-        """The boards whose travellers a table's phone sees: those it has played, or every
-        board once everything is shown."""
+    def boards_shown_at(self, seating: Seating) -> set[int]:
+        """The boards whose travellers a table's phone shows to the pairs seated there: those
+        both have played (a table's phone stays while pairs move on, and the pair arriving
+        has still to play what the pair before played), or every board once everything is
+        shown."""
         if self.shows_everything():
             return {result.board for result in self.results}
-        if self.shown is Shown.PLAYED:
-            return {result.board for result in self.results if result.table == table}
-        return set()
+        if self.shown is not Shown.PLAYED:
+            return set()
+        movement = self.movement
+        assert movement is not None
+        seated = [self.pair_key(seating.ns, Side.NS), self.pair_key(seating.ew, Side.EW)]
+        if (sitting := movement.sitting_out(seating)) is not None:
+            seated = [self.pair_key(*sitting)]
+        played_by: dict[Pair, set[int]] = {pair: set() for pair in seated}
+        for result in self.results:
+            for pair in pairs_of(result.table_result(), self.ranking):
+                if pair in played_by:
+                    played_by[pair].add(result.board)
+        return set.intersection(*played_by.values())
 
     @property
     def movement(self) -> Movement | None:

@@ -173,7 +173,7 @@ def render_session(game: ClubSession) -> str:
         table_links=table_links(game) if scorer and movement is not None else [],
         undo_form=ConfirmForm(data={"version": game.live_version}) if scorer else None,
         close_form=ConfirmForm(data={"version": game.live_version}) if scorer else None,
-        shown_form=ShownForm(data={"version": game.live_version, "shown": game.shown.value})
+        shown_form=ShownForm(data={"version": game.version, "shown": game.shown.value})
         if scorer and movement is not None
         else None,
         everything=scorer or game.shows_everything(),
@@ -245,7 +245,11 @@ def change_shown(game_id: str) -> Outcome:
 
     def change(game: ClubSession) -> Outcome | None:
         form = ShownForm()
-        if not form.validate() or form.version.data != str(game.live_version):
+        if not form.validate():
+            flash(_("Choose what the players see."), "error")
+            return game_page(game)
+        # The session's own row: the tables' entries meanwhile change nothing of this choice.
+        if form.version.data != str(game.version):
             flash(_("The session changed since this page was drawn; try again."), "error")
             return game_page(game)
         game.setting("shown", form.shown.data)
@@ -449,7 +453,9 @@ def enter_result(game_id: str, table: int, token: str, round_: int, board: int) 
         if existing is not None and existing.confirmed:
             flash(_("East-West confirmed this result: ask the director to correct it."), "error")
             return redirect(here)
-        if form.version.data != str(row.version):
+        if form.version.data != str(row.version) and (
+            existing is not None or taken_away(game, board, table)
+        ):
             # Entered on another phone meanwhile, or deleted or taken back by the director:
             # a form drawn before that puts nothing back without being asked.
             return render_table(
@@ -478,6 +484,15 @@ def enter_result(game_id: str, table: int, token: str, round_: int, board: int) 
     abort(409)
 
 
+def taken_away(game: ClubSession, board: int, table: int) -> bool:
+    """Whether the director deleted or took back a result of this board at this table."""
+    return any(
+        change.kind in (CorrectionKind.DELETED, CorrectionKind.UNDO)
+        and (change.number, change.seat) == (board, table)
+        for change in game.corrections
+    )
+
+
 def result_conflict(
     game: ClubSession,
     theirs: ClubResult | None,
@@ -488,15 +503,15 @@ def result_conflict(
 ) -> dict[str, Any]:
     label = _("Board %(number)d", number=board)
     if theirs is None:
-        title = _(
-            "Board %(number)d: this table's results changed since this page was drawn",
-            number=board,
-        )
+        buttons = {"keep": _("Leave it out"), "put": _("Enter mine again")}
+        title = _("Board %(number)d: the director took this result away", number=board)
         stored = _("no result")
     else:
+        buttons = {}
         title = _("Board %(number)d was entered on another phone", number=board)
         stored = table_result_label(theirs.table_result())
     return {
+        **buttons,
         "title": title,
         "theirs": [(label, stored)],
         "mine": [(label, table_result_label(mine.table_result()))],
@@ -742,26 +757,25 @@ def movement_cards(game_id: str) -> str:
     )
 
 
-def printout(game_id: str, template: str, **shown: Any) -> str | tuple[str, int]:
+RANKING = "club/ranking.html"
+
+
+def printout(game: ClubSession, template: str, *, scorer: bool, **context: Any) -> str:
+    score, problem = scored(game)
+    return render_template(
+        template, game=game, score=score, problem=problem, scorer=scorer, **context
+    )
+
+
+def session_printout(game_id: str, template: str) -> str | tuple[str, int]:
+    """A printout from the session's address: the director's, or what the director shows."""
     game = club_session(game_id)
     scorer = is_scorer(game.id, game.family)
     if not scorer and not (
         game.shows_ranking() if template == RANKING else game.shows_everything()
     ):
         return not_yet(game)
-    score, problem = scored(game)
-    return render_template(
-        template,
-        game=game,
-        score=score,
-        problem=problem,
-        scorer=scorer,
-        back=url_for(".session", game_id=game.id),
-        **shown,
-    )
-
-
-RANKING = "club/ranking.html"
+    return printout(game, template, scorer=scorer, back=url_for(".session", game_id=game.id))
 
 
 def not_yet(game: ClubSession) -> tuple[str, int]:
@@ -772,35 +786,34 @@ def not_yet(game: ClubSession) -> tuple[str, int]:
 @bp.get("/<game_id>/ranking")
 def ranking(game_id: str) -> str | tuple[str, int]:
     """The ranking, for the notice board."""
-    return printout(game_id, RANKING)
+    return session_printout(game_id, RANKING)
 
 
 @bp.get("/<game_id>/travellers")
 def travellers(game_id: str) -> str | tuple[str, int]:
     """Every board's traveller, with the matchpoints."""
-    return printout(game_id, "club/travellers.html")
+    return session_printout(game_id, "club/travellers.html")
 
 
 @bp.get("/<game_id>/cards")
 def score_cards(game_id: str) -> str | tuple[str, int]:
     """Each pair's personal score card."""
-    return printout(game_id, "club/cards.html")
+    return session_printout(game_id, "club/cards.html")
 
 
 @bp.get("/<game_id>/table/<int:table>/<token>/travellers")
 def table_travellers(game_id: str, table: int, token: str) -> str:
-    """The travellers a table's phone may see: of the boards it has played, or every board,
-    as the director chose."""
+    """The travellers a table's phone shows: of the boards both pairs seated there now have
+    played, or every board, as the director chose."""
     game = club_session(game_id)
-    table_or_404(game, table, token)
-    score, problem = scored(game)
-    return render_template(
+    movement = table_or_404(game, table, token)
+    seating = seating_at(movement, current_round(game, movement, table) or movement.rounds, table)
+    assert seating is not None
+    return printout(
+        game,
         "club/travellers.html",
-        game=game,
-        score=score,
-        problem=problem,
         scorer=False,
-        boards=sorted(game.boards_shown_to(table)),
+        boards=sorted(game.boards_shown_at(seating)),
         back=table_path(game, table),
         table=table,
     )
@@ -812,7 +825,7 @@ def table_travellers(game_id: str, table: int, token: str) -> str:
 def shared_file(game_id: str) -> ClubSession:
     """The session, for whoever may have its results files now."""
     game = club_session(game_id)
-    if not game.shows_everything():
+    if not FAMILY.file_for_everyone(game):
         require_scorer(game)
     return game
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from scorekeeper.games.helpers import shown
+from scorekeeper.games.helpers import as_reader_writes
 from scorekeeper.rules.bridge import BridgeRule, Seat, Side, Strain, Vulnerability
 from scorekeeper.rules.common import RuleError
 
@@ -124,7 +124,7 @@ def rule_message(error: RuleError) -> str:
     template = RULE_MESSAGES.get(error.rule)  # type: ignore[call-overload]
     if template is None:
         return str(error)
-    values = {name: shown(value) for name, value in error.values.items()}
+    values = {name: as_reader_writes(value) for name, value in error.values.items()}
     return str(template) % values if values else str(template)
 
 

@@ -87,14 +87,21 @@ def outcome_text(game: EchelonsGame, record: PatienceRecord) -> str:
         winner = echelons.race_winner(record.left_a or 0, record.left_b or 0)
         names = game.names
         result = _("a draw") if winner is None else _("%(name)s wins", name=names[winner])
-        return f"{names[0]} {record.left_a}, {names[1]} {record.left_b} — {result}"
+        return _(
+            "%(a)s %(left_a)d, %(b)s %(left_b)d — %(result)s",
+            a=names[0],
+            left_a=record.left_a or 0,
+            b=names[1],
+            left_b=record.left_b or 0,
+            result=result,
+        )
     if record.cards_home == echelons.CARDS:
         text = _("won")
     else:
         text = ngettext("%(num)d card home", "%(num)d cards home", record.cards_home)
     if record.minutes:
         minutes = ngettext("%(num)d minute", "%(num)d minutes", record.minutes)
-        text = f"{text}, {minutes}"
+        text = _("%(outcome)s, %(minutes)s", outcome=text, minutes=minutes)
     return text
 
 

@@ -24,7 +24,7 @@ def semicolon_list(items: Iterable[str]) -> str:
     return text
 
 
-def shown(value: object) -> str:
+def as_reader_writes(value: object) -> str:
     """A value a message names, as the reader writes it: a number with the reader's decimal
     mark and grouping (12.5 and 1,000,000 in English, 12,5 and 1 000 000 in French), anything
     else as it is."""

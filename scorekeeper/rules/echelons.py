@@ -111,7 +111,9 @@ class PatienceGame:
 
 def in_order_of_play(games: Iterable[PatienceGame]) -> list[PatienceGame]:
     """The games in the order they were played (RULES.md §4, "Échelons streaks"): by their day;
-    games of the same day in the order given, the order they were logged.
+    games of the same day in the order given, the order they were logged. (The rule orders a
+    day's games by their time first: a game's time is not asked for, so the order logged
+    stands for it.)
 
     >>> late = PatienceGame(31, date(2026, 10, 28))
     >>> [g.played_on.day for g in in_order_of_play([PatienceGame(52, date(2026, 11, 2)), late])]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Flask
 from playwright.sync_api import Page
 
+from scorekeeper.club.models import ClubSession
+from scorekeeper.extensions import db
 from tests.web.families import every_familys_pages
 
 SMALL_CONTROLS = """() => {
@@ -34,8 +36,13 @@ def test_every_control_of_every_familys_pages_is_44_px_tall(
 ) -> None:
     served_app.config["PRIVATE_SERVER"] = True  # this phone scores the games the client began
     urls = every_familys_pages(served_app.test_client())
+    with served_app.app_context():  # a club session's director: by the director's link alone
+        for club in db.session.execute(db.select(ClubSession)).scalars():
+            response = page.goto(f"{live_server}/club/{club.id}/score/{club.scorer_token}")
+            assert response is not None and response.ok
     found = []
     for url in urls:
-        page.goto(live_server + url)
+        response = page.goto(live_server + url)
+        assert response is not None and response.ok, url
         found += [f"{url}: {control}" for control in page.evaluate(SMALL_CONTROLS)]
     assert not found, "\n".join(found)

@@ -382,6 +382,12 @@ def test_an_odd_number_of_pairs_has_a_pair_sitting_out(client: FlaskClient, app:
     assert len(ranking_rows(page)) == 5
 
 
+def session_form(client: FlaskClient, url: str, action: str) -> dict[str, str]:
+    """The fields of the director's form sent to ``url/action`` (undo, close), as drawn."""
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action == f"{url}/{action}"]
+    return {name: values[0] for name, values in form.fields.items()}
+
+
 def director_post(client: FlaskClient, url: str, **fields: str) -> object:
     page = text(client.get(url))
     token = TOKEN.search(page)
@@ -416,15 +422,7 @@ def test_the_director_corrects_gives_artificial_scores_deletes_and_undoes_all_lo
     response = director_post(client, f"{club.url}/results/1/1/2", action="delete")
     assert response.status_code == 302  # type: ignore[attr-defined]
     assert len(club.session(app).results) == 1
-    page = text(client.get(club.url))
-    token, version = (
-        TOKEN.search(page),
-        re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page),
-    )
-    assert token and version
-    response = client.post(
-        f"{club.url}/undo", data={"csrf_token": token.group(1), "version": version.group(1)}
-    )
+    response = client.post(f"{club.url}/undo", data=session_form(client, club.url, "undo"))
     assert response.status_code == 302
     assert club.session(app).results == []
     kinds = [c.kind for c in club.session(app).corrections]
@@ -439,16 +437,7 @@ def test_a_closed_session_takes_no_more_results_from_the_tables(
     page = text(client.get(club.tables[1]))
     entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
     assert entry and token and version
-    session_page = text(client.get(club.url))
-    close_token = TOKEN.search(session_page)
-    close_version = re.search(
-        r'id="version" name="version" type="hidden" value="(\d+)"', session_page
-    )
-    assert close_token and close_version
-    client.post(
-        f"{club.url}/close",
-        data={"csrf_token": close_token.group(1), "version": close_version.group(1)},
-    )
+    client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
     assert club.session(app).closed
     data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
     response = client.post(entry.group(1), data=data, follow_redirects=True)
@@ -827,18 +816,14 @@ def test_a_director_s_form_drawn_before_a_table_s_entry_changes_nothing(
     club = Club(client)
     club.start(**SMALL)
     club.enter(1, {"result": "passed"})
-    page = text(client.get(club.url))
-    token = TOKEN.search(page)
-    version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page)
+    undo = session_form(client, club.url, "undo")
     edit = f"{club.url}/results/1/2/3"
     edit_page = text(client.get(edit))
     edit_token = TOKEN.search(edit_page)
     edit_version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', edit_page)
-    assert token and version and edit_token and edit_version
+    assert edit_token and edit_version
     club.enter(2, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
-    response = client.post(
-        f"{club.url}/undo", data={"csrf_token": token.group(1), "version": version.group(1)}
-    )
+    response = client.post(f"{club.url}/undo", data=undo)
     assert response.status_code == 302
     data = {
         "csrf_token": edit_token.group(1),
@@ -885,13 +870,7 @@ def test_a_correction_keeps_the_result_s_row_and_undo_takes_back_the_last_entere
     assert "is unchanged" in text(client.get(club.url))
     corrected = {r.table: r for r in club.session(app).results}
     assert corrected[1].id == next(r.id for r in first if r.table == 1) and corrected[1].tricks == 9
-    page = text(client.get(club.url))
-    token = TOKEN.search(page)
-    version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page)
-    assert token and version
-    client.post(
-        f"{club.url}/undo", data={"csrf_token": token.group(1), "version": version.group(1)}
-    )
+    client.post(f"{club.url}/undo", data=session_form(client, club.url, "undo"))
     assert [r.table for r in club.session(app).results] == [1]
 
 
@@ -952,7 +931,8 @@ def test_a_stale_form_sent_again_does_not_bring_back_a_result_the_director_took_
     response = client.post(entry.group(1), data=data)  # the phone sends its old form again
     assert response.status_code == 409
     page = html.unescape(text(response))
-    assert "this table's results changed since this page was drawn" in page
+    assert "Board 1: the director took this result away" in page
+    assert "Enter mine again" in page
     assert "no result" in page and "3NT S +1" in page
     assert club.session(app).results == []
     put_mine = forms_of(page)[0]  # the conflict's "Put mine instead"
@@ -995,3 +975,21 @@ def test_the_table_rounds_still_missing_are_those_of_rounds_under_way(
     page = text(client.get(club.url))
     assert "2 table-rounds still missing" in page  # tables 2 and 3 in round 1; not round 2 or 3
     assert "Round 2, table" not in page
+
+
+def test_a_form_drawn_before_east_west_confirmed_another_board_is_simply_entered(
+    client: FlaskClient, app: Flask
+) -> None:
+    """A change of the table's version that takes nothing away asks nothing."""
+    club = Club(client)
+    club.start(**SMALL)
+    club.enter(1, {"result": "passed"})
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    (confirm,) = [form for form in forms_of(page) if form.action.endswith("/confirm")]
+    data = {name: values[0] for name, values in confirm.fields.items()}
+    assert client.post(confirm.action, data=data).status_code == 302  # on East-West's phone
+    board_two = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    assert client.post(entry.group(1), data=board_two).status_code == 302
+    assert len(club.session(app).results) == 2

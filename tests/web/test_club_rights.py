@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from tests.web.crawler import forms_of
-from tests.web.table import text
+from tests.web.table import TOKEN, text
 from tests.web.test_club import SMALL, Club
 
 MADE = {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"}
@@ -60,9 +60,15 @@ def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
         f"{director.url}/table/2/qr.svg",
     ):
         assert phone.client.get(url).status_code == 403, url
+    # The phone's own form token, and the session's version: only the rights are missing.
+    token = TOKEN.search(text(phone.client.get(director.tables[1])))
+    assert token
+    sent = {"csrf_token": token.group(1), "version": str(session.live_version)}
     for url in ("close", "undo", "shown", "pairs", "results/1/1/1", "results/1/2/3"):
-        response = phone.client.post(f"{director.url}/{url}", data={"action": "delete"})
-        assert response.status_code in (400, 403), url
+        response = phone.client.post(
+            f"{director.url}/{url}", data={**sent, "action": "delete", "shown": "all"}
+        )
+        assert response.status_code == 403, url
     assert director.session(app).settings == session.settings
     assert len(director.session(app).results) == 1
     # The director's phone keeps every right.
@@ -77,21 +83,33 @@ def play_first_round(director: Club) -> None:
         assert director.enter(table, MADE)[2] == 302
 
 
-def test_before_the_session_closes_a_table_sees_the_travellers_of_the_boards_it_played(
+def shown_at(phone: FlaskClient, link: str) -> set[int]:
+    """The boards whose travellers a table's phone shows."""
+    page = html.unescape(text(phone.get(link + "/travellers")))
+    return {board for board in range(1, 7) if f"Board {board} ·" in page}
+
+
+def test_before_the_session_closes_a_table_shows_what_both_its_pairs_have_played(
     app: Flask, client: FlaskClient, mode: str
 ) -> None:
     director = Club(client)
-    director.start(**SMALL)  # shown: the boards each table played (the default)
-    play_first_round(director)
+    director.start(**SMALL)  # shown: the boards both pairs at a table played (the default)
+    for table in (2, 2, 1):  # table 2 plays its round, table 1 one board of two
+        assert director.enter(table, MADE)[2] == 302
     phone = app.test_client()
-    travellers = html.unescape(text(phone.get(director.tables[3])))
-    assert "Travellers of the boards played here" in travellers
-    for table, boards in ((1, {1, 2}), (3, set())):
-        page = html.unescape(text(phone.get(director.tables[table] + "/travellers")))
-        shown = {b for b in range(1, 7) if f"Board {b} ·" in page}
-        assert shown == boards, (table, shown)
+    page = html.unescape(text(phone.get(director.tables[1])))
+    assert "Travellers of the boards both pairs here have played" in page
+    assert shown_at(phone, director.tables[1]) == {1}
+    # At table 2 the next round has begun: NS 2 stays, and the East-West pair arriving has
+    # not played boards 3 and 4, which NS 2 just played there.
+    page = text(phone.get(director.tables[2]))
+    assert "Round 2 of 3" in page
+    assert shown_at(phone, director.tables[2]) == set()
     page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
-    assert "once this table has played it" in page
+    assert "once both pairs at this table have played it" in page
+    assert shown_at(phone, director.tables[3]) == set()
+    assert director.enter(1, MADE)[2] == 302  # table 1 ends its round: a new pair arrives
+    assert shown_at(phone, director.tables[1]) == set()
     for name in RESULTS_PAGES:
         response = phone.get(f"{director.url}/{name}")
         assert response.status_code == 403, name
@@ -106,8 +124,7 @@ def test_before_the_session_closes_a_table_sees_the_travellers_of_the_boards_it_
     assert send(client, director.url, "/close") == 302
     for name in (*RESULTS_PAGES, "ranking"):  # and everyone once the session is closed
         assert phone.get(f"{director.url}/{name}").status_code == 200, name
-    page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
-    assert {b for b in range(1, 7) if f"Board {b} ·" in page} == {1, 2, 3, 4}
+    assert shown_at(phone, director.tables[3]) == {1, 2, 3, 4}
 
 
 def test_the_director_may_show_nothing_before_the_end_or_everything_as_it_comes(
@@ -129,8 +146,7 @@ def test_the_director_may_show_nothing_before_the_end_or_everything_as_it_comes(
     assert send(client, director.url, "/shown", shown="all") == 302
     for name in (*RESULTS_PAGES, "ranking"):
         assert phone.get(f"{director.url}/{name}").status_code == 200, name
-    page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
-    assert {b for b in range(1, 7) if f"Board {b} ·" in page} == {1, 2, 3, 4}
+    assert shown_at(phone, director.tables[3]) == {1, 2, 3, 4}
 
 
 def test_links_in_a_kept_page_are_the_requester_s_own(app: Flask, client: FlaskClient) -> None:
@@ -164,3 +180,20 @@ def test_behind_the_proxy_a_client_s_forwarded_host_is_not_believed(
     headers = {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"}
     app.test_client().get("/where", base_url="http://club.example", headers=headers)
     assert seen == [("club.example", "https")]
+
+
+def test_what_the_players_see_is_changed_while_the_tables_enter(
+    app: Flask, client: FlaskClient
+) -> None:
+    director = Club(client)
+    director.start(**SMALL)
+    (form,) = [f for f in forms_of(text(client.get(director.url))) if "/shown" in f.action]
+    assert director.enter(1, MADE)[2] == 302  # a table enters while the page lies open
+    data = {name: values[0] for name, values in form.fields.items()} | {"shown": "end"}
+    assert client.post(form.action, data=data).status_code == 302
+    assert director.session(app).shown == "end"
+    response = client.post(form.action, data={**data, "shown": "everything"})
+    assert response.status_code == 302
+    page = text(client.get(response.headers["Location"]))
+    assert "Choose what the players see." in page
+    assert director.session(app).shown == "end"
