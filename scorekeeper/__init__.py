@@ -59,13 +59,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import access, assets, compression, errors, i18n, security
+    from scorekeeper import assets, compression, errors, i18n, security
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.bridge import bp as bridge_bp
     from scorekeeper.club import bp as club_bp
     from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
-    from scorekeeper.games import lookup, page_cache
+    from scorekeeper.games import lookup, page_cache, rights
     from scorekeeper.games.live import LivePoll
     from scorekeeper.games.views import bp as games_bp
     from scorekeeper.teams import bp as teams_bp
@@ -78,7 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
-    access.init_app(app)
+    rights.init_app(app)
     i18n.init_app(app)
     assets.init_app(app)
     security.init_app(app)

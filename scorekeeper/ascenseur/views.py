@@ -10,7 +10,6 @@ from flask import abort, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, redrawn_setup_limit
 from scorekeeper.ascenseur import bp
 from scorekeeper.ascenseur.family import FAMILY, round_text
 from scorekeeper.ascenseur.forms import RoundForm, SetupForm, options, round_form
@@ -29,8 +28,10 @@ from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
 from scorekeeper.games.page_cache import drawing_for_both_roles
+from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
+from scorekeeper.limits import redrawn_setup_limit
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
 

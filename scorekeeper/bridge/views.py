@@ -10,7 +10,6 @@ from flask import abort, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit
 from scorekeeper.bridge import bp
 from scorekeeper.bridge.evening import Evening, score_evening
 from scorekeeper.bridge.family import FAMILY, CorrectionKind, deal_code
@@ -22,8 +21,10 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
+from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.common import RuleError
 
 

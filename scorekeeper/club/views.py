@@ -14,14 +14,6 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import (
-    form_key,
-    imports_limit,
-    is_scorer,
-    new_games_limit,
-    remember,
-    require_scorer,
-)
 from scorekeeper.club import bp, files
 from scorekeeper.club.family import FAMILY, CorrectionKind, table_result_label, table_token
 from scorekeeper.club.forms import ArtificialForm, NamesForm, ResultForm, SetupForm, ShownForm
@@ -35,9 +27,11 @@ from scorekeeper.games.links import link_base, qr_svg, share_base, share_links
 from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, utcnow
 from scorekeeper.games.registry import file_stem
+from scorekeeper.games.rights import form_key, is_scorer, remember, require_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce, store_imported
+from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Ranking, SessionScore
 from scorekeeper.rules.movements import Movement, MovementKind, Seating

@@ -13,7 +13,6 @@ from flask_babel import get_timezone
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit
 from scorekeeper.echelons import bp
 from scorekeeper.echelons.family import FAMILY, CorrectionKind
 from scorekeeper.echelons.forms import LogForm, RaceForm, SetupForm
@@ -23,8 +22,10 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
+from scorekeeper.limits import new_games_limit
 from scorekeeper.rules import echelons
 
 CHART_GAMES = 30

@@ -11,11 +11,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import form_key, remember
 from scorekeeper.extensions import db
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import family_of
+from scorekeeper.games.rights import form_key, remember
 
 ATTEMPTS = 3
 """How often an entry is tried again when another phone changed the game at the same moment."""

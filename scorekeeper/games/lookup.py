@@ -16,10 +16,10 @@ from flask import Flask, abort, current_app
 from sqlalchemy import Engine, QueuePool, Select, bindparam, event, select
 from sqlalchemy.orm import joinedload
 
-from scorekeeper.access import require_scorer
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
+from scorekeeper.games.rights import require_scorer
 from scorekeeper.games.version_watch import VersionWatch, answered_from_memory
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")

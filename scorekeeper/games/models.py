@@ -133,7 +133,7 @@ class Player(db.Model):
 
 
 class BrowserGame(db.Model):
-    """A game a browser scores (see :mod:`scorekeeper.access`)."""
+    """A game a browser scores (see :mod:`scorekeeper.games.rights`)."""
 
     __tablename__ = "browser_game"
 

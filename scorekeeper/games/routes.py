@@ -12,7 +12,6 @@ from flask import Blueprint, Response, abort, current_app, flash, g, request
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
 
-from scorekeeper.access import every_phone_scores, is_scorer, remember, require_scorer
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, save
 from scorekeeper.games.forms import ConfirmForm
@@ -21,6 +20,7 @@ from scorekeeper.games.live import POLL_PATH, poll_answer
 from scorekeeper.games.lookup import get_game_or_404, scorers_game, stored_version
 from scorekeeper.games.page_cache import ScorerAndViewer, cached_page
 from scorekeeper.games.registry import Family, file_stem
+from scorekeeper.games.rights import every_phone_scores, is_scorer, remember, require_scorer
 
 
 def kept_game_page(

@@ -11,14 +11,6 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import (
-    browser_id,
-    form_key,
-    imports_limit,
-    opened_games,
-    private_server,
-    remember,
-)
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page
 from scorekeeper.games.forms import ImportForm
@@ -27,7 +19,9 @@ from scorekeeper.games.live import LIVE_PACE
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, family_of
+from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
 from scorekeeper.games.transfer import TransferError, read_game_file
+from scorekeeper.limits import imports_limit
 
 bp = Blueprint("games", __name__)
 

@@ -10,16 +10,17 @@ from flask import abort, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.access import is_scorer, new_games_limit
 from scorekeeper.contract.labels import SEAT_NAMES, rule_message
 from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.games.views import new_nonce
+from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.common import RuleError
 from scorekeeper.teams import bp
 from scorekeeper.teams.family import FAMILY, CorrectionKind, logged_code, points, result_text

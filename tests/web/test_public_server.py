@@ -17,11 +17,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import cli
-from scorekeeper.access import RECENT
 from scorekeeper.ascenseur.models import AscenseurGame, RoundRecord
 from scorekeeper.extensions import db
 from scorekeeper.games.models import BrowserGame, Game, Player, utcnow
 from scorekeeper.games.page_cache import KeptPage, PageCache
+from scorekeeper.games.rights import RECENT
 from tests.web.table import TOKEN, Table, text
 
 

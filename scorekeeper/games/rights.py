@@ -20,11 +20,11 @@ import hashlib
 import hmac
 import secrets
 
-from flask import Flask, abort, current_app, request, session
+from flask import Flask, abort, current_app, session
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.extensions import db, limiter
+from scorekeeper.extensions import db
 from scorekeeper.games.models import BrowserGame, Game
 from scorekeeper.games.registry import FAMILIES
 
@@ -108,34 +108,6 @@ def remember(game_id: str, *, scorer: bool = False) -> None:
             db.session.commit()
         except IntegrityError:  # the same browser, the same game, two requests at once
             db.session.rollback()
-
-
-def new_games() -> str:
-    return str(current_app.config["NEW_GAMES_LIMIT"])
-
-
-def redraws_the_form() -> bool:
-    """A new-game form sent to add a player or to preview: it starts no game."""
-    return private_server() or request.form.get("action") != "start"
-
-
-# Starting and importing games, counted together per client: a public server is not a machine
-# for making games by the thousand. Every form that starts a game is counted, whatever its
-# fields; only a form whose view draws it again unless told to start is exempt when it does.
-new_games_limit = limiter.shared_limit(
-    new_games, scope="new-games", methods=["POST"], exempt_when=private_server
-)
-redrawn_setup_limit = limiter.shared_limit(
-    new_games, scope="new-games", methods=["POST"], exempt_when=redraws_the_form
-)
-imports_limit = new_games_limit
-
-
-@limiter.request_filter
-def sends_no_form() -> bool:
-    """Only forms sent (POST) are ever counted: every other request, the live poll above all,
-    skips the limiter's look-up."""
-    return request.method != "POST"
 
 
 def form_key(nonce: str | None) -> str | None:
