@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/run.py [--seconds 15] [--runs 3] [--no-postgresql] [--twice]
 
-Two deployments: `scorekeeper serve` on a fresh SQLite database, and the README's club
-deployment (Granian, a worker of four threads per core, on a PostgreSQL server that syncs
+Two deployments: `scorekeeper serve` on a fresh SQLite database, and the club deployment of
+docs/deployment.md (Granian, a worker of four threads per core, on a PostgreSQL server that syncs
 every commit). Each is filled with games at every stage and driven from a load generator in
 another process. The server runs on one core and the generator (and PostgreSQL) on the other,
 so that they do not take turns on both: the figures are per server core. Every load step runs
@@ -141,19 +141,19 @@ def serve_on_sqlite(database_url: str, folder: Path) -> Server:
 
 
 def granian_on_postgresql(database_url: str, folder: Path) -> Server:
-    """The README's club deployment: the tables migrated, then Granian with one worker per
-    core (and four threads each), started by the README's own command."""
+    """The club deployment of docs/deployment.md: the tables migrated, then Granian with one
+    worker per core (and four threads each), started by that page's own command."""
     migrate(database_url)
     granian = shutil.which("granian", path=str(Path(sys.executable).parent))
     if granian is None:
         raise SystemExit("granian is missing: .venv/bin/pip install -e '.[bench]'")
-    # The README's command as written, its "$(nproc)" the server's cores.
+    # The page's command as written, its "$(nproc)" the server's cores.
     return start_pinned(club_deployment_command("PORT", len(SERVER_CORES)), database_url, folder)
 
 
 PROXY_CONNECTIONS = 48
-"""The connections through which a proxy in front of the server (nginx, in the README's club
-deployment) asks it: the phones' own connections end at the proxy."""
+"""The connections through which a proxy in front of the server (nginx, in the club deployment
+of docs/deployment.md) asks it: the phones' own connections end at the proxy."""
 
 
 @dataclass(frozen=True)

@@ -59,3 +59,12 @@ def test_the_repository_stands_alone() -> None:
         for source in (ROOT / folder).rglob("*.py"):
             for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
                 assert not outside.search(line), f"{source.relative_to(ROOT)}:{number}: {line}"
+
+
+def test_the_documents_link_to_files_that_exist() -> None:
+    """The README and the pages of docs/ send a reader only to files the repository has."""
+    link = re.compile(r"\]\(([^)#\s]+)")
+    for document in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+        for target in link.findall(document.read_text(encoding="utf-8")):
+            if "://" not in target:
+                assert (document.parent / target).is_file(), f"{document.name} links {target}"

@@ -1,7 +1,8 @@
-"""The README's club deployment as a club's phones reach it: Granian's workers on PostgreSQL
-behind nginx over HTTPS, set up with the README's own lines. In Chromium, the director starts a
-session, a table's phone enters a board and East-West confirm, the director corrects it and
-closes the session; a family scores an Ascenseur round. Every form is accepted, none twice."""
+"""The club deployment of docs/deployment.md as a club's phones reach it: Granian's workers on
+PostgreSQL behind nginx over HTTPS, set up with that page's own lines. In Chromium, the
+director starts a session, a table's phone enters a board and East-West confirm, the director
+corrects it and closes the session; a family scores an Ascenseur round. Every form is
+accepted, none twice."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
 from tests.browser.test_club_phones import start_session, tap_result
 from tests.postgres import PostgresServer
 from tests.server.conftest import (
-    README,
+    DEPLOYMENT,
     Server,
     club_deployment_command,
     free_port,
@@ -38,18 +39,19 @@ from tests.server.conftest import (
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
-def readme_proxy_lines() -> tuple[str, list[str]]:
-    """The README's nginx lines: the upstream block, and the directives of ``location /``."""
-    lines = [line.strip().lstrip("#").strip() for line in README.read_text().splitlines()]
+def deployment_proxy_lines() -> tuple[str, list[str]]:
+    """The nginx lines of docs/deployment.md: the upstream block, and the directives of
+    ``location /``."""
+    lines = [line.strip().lstrip("#").strip() for line in DEPLOYMENT.read_text().splitlines()]
     (upstream,) = [line for line in lines if line.startswith("upstream scorekeeper ")]
     location = [line for line in lines if line.startswith(("proxy_pass ", "proxy_set_header "))]
     location += [line for line in lines if line.startswith("proxy_http_version ")]
-    assert location, "the README's nginx lines for location / are missing"
+    assert location, f"{DEPLOYMENT.name}'s nginx lines for location / are missing"
     return upstream, location
 
 
 def nginx_config(folder: Path, port: int, app_port: int, cert: Path, key: Path) -> Path:
-    upstream, location = readme_proxy_lines()
+    upstream, location = deployment_proxy_lines()
     assert "server 127.0.0.1:8000;" in upstream
     upstream = upstream.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}")
     directives = "\n      ".join(

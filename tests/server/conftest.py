@@ -1,5 +1,5 @@
-"""A real server process, started as `scorekeeper serve` starts it or as the README's club
-deployment starts it, and a plain HTTP client."""
+"""A real server process, started as `scorekeeper serve` starts it or as the club deployment
+of docs/deployment.md starts it, and a plain HTTP client."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ import pytest
 from tests.postgres import PostgresServer
 
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
-README = Path(__file__).parents[2] / "README.md"
+ROOT = Path(__file__).parents[2]
+DEPLOYMENT = ROOT / "docs" / "deployment.md"
+"""The page a club follows to run Scorekeeper: the tests run its own lines."""
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
@@ -96,24 +98,27 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
 
 
 def club_deployment_command(port: int | str, workers: int) -> list[str]:
-    """The command that starts the club deployment, as the README writes it on one line (its
-    worker count and port replaced): the tests and the benchmark run exactly that."""
+    """The command that starts the club deployment, as docs/deployment.md writes it on one line
+    (its worker count and port replaced): the tests and the benchmark run exactly that."""
     written = [
         line.strip()
-        for line in README.read_text().splitlines()
+        for line in DEPLOYMENT.read_text().splitlines()
         if line.strip().startswith(".venv/bin/granian ")
     ]
-    assert len(written) == 1, "the README starts the club deployment in one command, one line"
+    assert len(written) == 1, (
+        f"{DEPLOYMENT.name} starts the club deployment in one command, one line"
+    )
     command = written[0]
     for as_written, here in (('"$(nproc)"', str(workers)), ("--port 8000", f"--port {port}")):
-        assert as_written in command, f"the README's command no longer says {as_written}"
+        assert as_written in command, f"{DEPLOYMENT.name}'s command no longer says {as_written}"
         command = command.replace(as_written, here)
     bin_folder = Path(sys.executable).parent
     return [part.replace(".venv/bin", str(bin_folder)) for part in shlex.split(command)]
 
 
 def migrate(database_url: str) -> None:
-    """The README's ``flask db upgrade``, which the club deployment runs before its workers."""
+    """The ``flask db upgrade`` of docs/deployment.md, which the club deployment runs before its
+    workers."""
     flask = Path(sys.executable).parent / "flask"
     subprocess.run(
         [str(flask), "--app", "scorekeeper", "db", "upgrade"],
@@ -124,8 +129,9 @@ def migrate(database_url: str) -> None:
 
 
 def start_club_deployment(database_url: str, database: Path, workers: int = 2) -> Server:
-    """The README's club deployment: the database migrated, then Granian's workers. Without
-    the proxy in front (``SCOREKEEPER_BEHIND_PROXY``), as the client speaks plain HTTP."""
+    """The club deployment of docs/deployment.md: the database migrated, then Granian's
+    workers. Without the proxy in front (``SCOREKEEPER_BEHIND_PROXY``), as the client speaks
+    plain HTTP."""
     migrate(database_url)
     port = free_port()
     return launch(
@@ -140,7 +146,7 @@ def start_club_deployment(database_url: str, database: Path, workers: int = 2) -
 @pytest.fixture(params=["sqlite", "postgresql", "club"])
 def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Server]]:
     """On SQLite one server process; on PostgreSQL two `serve` processes on one database; and
-    the README's club deployment, two Granian workers behind one address."""
+    the club deployment of docs/deployment.md, two Granian workers behind one address."""
     database = tmp_path / "served.sqlite"
     if request.param == "sqlite":
         started = [start_server(f"sqlite:///{database}", database)]

@@ -25,7 +25,7 @@ SITE = "localhost"  # the test client's, whose cookie it keeps
 
 @pytest.fixture
 def proxied(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Flask]:
-    """The app as the README's club deployment runs it, behind its TLS proxy."""
+    """The app as the club deployment of docs/deployment.md runs it, behind its TLS proxy."""
     monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
     app = create_app(
         {"SECRET_KEY": "proxy", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}"}
