@@ -209,7 +209,7 @@ function enhanceDeal(form) {
 // sent with the version its history entry was first drawn from: the deal entered from it
 // before, sent again, is then asked about rather than entered twice.
 function sendFirstVersion(form) {
-  const version = form.querySelector('input[name="version"]');
+  const version = form.querySelector('input[name="drawn_from"]');
   const navigation = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
   const state = history.state || {};
   if (navigation && navigation.type === "back_forward" && state.firstVersion) {

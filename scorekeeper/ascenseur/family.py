@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_time, ngettext
+from flask_babel import format_datetime, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -21,6 +21,7 @@ from scorekeeper.ascenseur.labels import (
 )
 from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRecord
 from scorekeeper.ascenseur.transfer import game_from_json, game_to_json
+from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules import ascenseur as rules
@@ -82,31 +83,28 @@ def take_back(game: Game) -> TakenBack | None:
     return TakenBack(logged, message, refill)
 
 
-def describe(game: Game, change: Correction) -> str:
-    """One line of the corrections log, in the reader's language."""
-    names = game.names
-    details = {
-        "number": change.number,
-        "time": format_time(change.made_at, "short"),
-        "name": names[change.seat] if change.seat is not None else "",
-        "old": change.old,
-        "new": change.new,
-    }
-    if change.kind == CorrectionKind.BID:
-        return _(
-            "Round %(number)d corrected at %(time)s: %(name)s's bid %(old)s → %(new)s", **details
-        )
-    if change.kind == CorrectionKind.TRICKS:
-        return _(
-            "Round %(number)d corrected at %(time)s: %(name)s's tricks %(old)s → %(new)s", **details
-        )
+def logged_value(game: Game, change: Correction, value: str | None) -> str:
+    """A value a log's line names: a number as it is, a trump suit by its symbol."""
     if change.kind == CorrectionKind.TRUMP:
-        details["old"] = suit_symbol(change.old) or _("not noted")
-        details["new"] = suit_symbol(change.new) or _("not noted")
-        return _("Round %(number)d corrected at %(time)s: trump %(old)s → %(new)s", **details)
-    if change.kind == CorrectionKind.UNDO_TRICKS:
-        return _("Round %(number)d at %(time)s: tricks taken back (%(old)s)", **details)
-    return _("Round %(number)d at %(time)s: bids taken back (%(old)s)", **details)
+        return suit_symbol(value) or _("not noted")
+    return value or ""
+
+
+describe = describer(
+    {
+        CorrectionKind.BID: _l(
+            "Round %(number)d corrected at %(time)s: %(name)s's bid %(old)s → %(new)s"
+        ),
+        CorrectionKind.TRICKS: _l(
+            "Round %(number)d corrected at %(time)s: %(name)s's tricks %(old)s → %(new)s"
+        ),
+        CorrectionKind.TRUMP: _l("Round %(number)d corrected at %(time)s: trump %(old)s → %(new)s"),
+        CorrectionKind.UNDO_TRICKS: _l("Round %(number)d at %(time)s: tricks taken back (%(old)s)"),
+        CorrectionKind.UNDO_BIDS: _l("Round %(number)d at %(time)s: bids taken back (%(old)s)"),
+    },
+    logged_value,
+    lambda game, change: {"name": game.names[change.seat] if change.seat is not None else ""},
+)
 
 
 def file_kind(game: Game) -> str:

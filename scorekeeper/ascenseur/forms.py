@@ -20,6 +20,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
 from scorekeeper.forms import Form, stripped
+from scorekeeper.games.forms import ChangeForm
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
@@ -135,12 +136,8 @@ def _number_field(plan: rules.RoundPlan, name: str, missing: Any) -> RadioField:
     )
 
 
-class RoundForm(Form):
+class RoundForm(ChangeForm):
     """A round's numbers, one radio row per player; fields are added for the round at hand."""
-
-    version = HiddenField()
-    original = HiddenField()
-    """The round's entries as the correction form showed them (see RoundRecord.signature)."""
 
     def seat_fields(self, kind: str, seats: Sequence[int]) -> list[Any]:
         return [self[f"{kind}_{seat}"] for seat in seats]

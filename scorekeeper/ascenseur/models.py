@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import ascenseur
 from scorekeeper.rules.cards import Suit
 
@@ -25,29 +24,9 @@ class AscenseurGame(Game):
         back_populates="game", order_by="RoundRecord.number", cascade="all, delete-orphan"
     )
 
-    @property
-    def preset(self) -> str:
-        return str(self.settings["preset"])
-
-    @preset.setter
-    def preset(self, value: str) -> None:
-        self.setting("preset", value)
-
-    @property
-    def house_rules(self) -> dict[str, Any]:
-        return dict(self.settings.get("house_rules", {}))
-
-    @house_rules.setter
-    def house_rules(self, value: dict[str, Any]) -> None:
-        self.setting("house_rules", value)
-
-    @property
-    def first_dealer(self) -> int:
-        return int(self.settings["first_dealer"])
-
-    @first_dealer.setter
-    def first_dealer(self, value: int) -> None:
-        self.setting("first_dealer", value)
+    preset = Setting(str)
+    house_rules = Setting(dict, {})
+    first_dealer = Setting(int)
 
     @property
     def variant(self) -> ascenseur.Variant:

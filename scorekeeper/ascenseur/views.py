@@ -4,10 +4,12 @@ version, undo and the game file come from the table core (scorekeeper.games)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import abort, flash, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.ascenseur import bp
@@ -22,10 +24,17 @@ from scorekeeper.ascenseur.labels import (
 )
 from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRecord
 from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players, variant_from_form
-from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
+from scorekeeper.games.entries import (
+    EntryKind,
+    EntryWords,
+    Outcome,
+    add_entry_routes,
+    game_page,
+    start_new_game,
+)
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
-from scorekeeper.games.lookup import get_game_or_404, scorers_game
+from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Correction, Player
 from scorekeeper.games.page_cache import drawing_for_both_roles
 from scorekeeper.games.rights import is_scorer
@@ -147,11 +156,11 @@ def pending_round(game: AscenseurGame) -> RoundRecord | None:
 
 def render_play(
     game: AscenseurGame,
-    sheet: rules.GameSheet,
     form: RoundForm | None = None,
     status: int = 200,
     conflict: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
+    sheet = game.sheet()
     plan = sheet.current
     pending = pending_round(game)
     kind = "tricks" if pending else "bids"
@@ -159,7 +168,7 @@ def render_play(
     both_roles = drawing_for_both_roles()
     sees_forms = scorer or both_roles
     if form is None and plan is not None and sees_forms:
-        data: dict[str, Any] = {"version": game.version}
+        data: dict[str, Any] = {"drawn_from": game.version}
         again = request.args.get("again", "").split("/")
         if len(again) == len(game.players) and all(re.fullmatch("[0-9]{1,3}", v) for v in again):
             prefix = "tricks" if pending else "bid"
@@ -184,7 +193,7 @@ def render_play(
         pending=pending,
         kind=kind,
         form=form,
-        undo_form=ConfirmForm(data={"version": game.version}) if sees_forms else None,
+        undo_form=ConfirmForm(data={"drawn_from": game.version}) if sees_forms else None,
         scorer=scorer,
         both_roles=both_roles,
         here=url_for(".play", game_id=game.id),
@@ -206,7 +215,7 @@ def play(game_id: str) -> Response | str:
 
     def draw() -> str:
         game = ascenseur_game(game_id)
-        return render_play(game, game.sheet())[0]
+        return render_play(game)[0]
 
     if request.args:  # numbers handed back by "take back": this page is drawn for them alone
         return draw()
@@ -228,39 +237,6 @@ def seat_values(form: RoundForm, kind: str, seats: int) -> list[int]:
     return [int(form[f"{kind}_{seat}"].data) for seat in range(seats)]
 
 
-def entered_elsewhere(
-    game: AscenseurGame, number: int, kind: str, mine: list[int]
-) -> Response | tuple[str, int]:
-    """A round already entered. The same numbers again (a double tap, the back button, a retry)
-    change nothing and land on the game; other numbers were someone else's entry: both are
-    shown, and one tap puts ours in their place."""
-    record = next((r for r in game.rounds if r.number == number), None)
-    theirs = None if record is None else (record.bids if kind == "bid" else record.tricks)
-    if theirs == mine:
-        return game_page(game)
-    if record is None or theirs is None:
-        return not_this_round(game)
-    replacement = {"bid": list(record.bids), "tricks": list(record.tricks or [])}
-    replacement[kind] = mine
-    names = game.names
-    hidden = {f"bid_{seat}": str(bid) for seat, bid in enumerate(replacement["bid"])}
-    if record.tricks is not None:
-        hidden.update({f"tricks_{seat}": str(t) for seat, t in enumerate(replacement["tricks"])})
-    conflict = {
-        "title": _("Round %(number)d was entered on another phone", number=number),
-        "theirs": [(names[seat], value) for seat, value in enumerate(theirs)],
-        "mine": [(names[seat], value) for seat, value in enumerate(mine)],
-        "action": url_for(".edit_round", game_id=game.id, number=number),
-        "hidden": {"original": record.signature, **hidden, "trump": record.trump or ""},
-    }
-    return render_play(game, game.sheet(), status=409, conflict=conflict)
-
-
-def not_this_round(game: AscenseurGame) -> Response:
-    flash(_("That round is not the one being played; nothing was changed."), "error")
-    return game_page(game)
-
-
 @bp.get("/<game_id>/rounds/<int:number>/<any(bids, tricks):kind>")
 def round_entry_page(game_id: str, number: int, kind: str) -> Response:
     """The address a form was sent to, opened again (a reload, a language switch): the game."""
@@ -273,136 +249,204 @@ def round_plan_or_404(sheet: rules.GameSheet, number: int) -> rules.RoundPlan:
     return sheet.plans[number - 1]
 
 
-@bp.post("/<game_id>/rounds/<int:number>/bids")
-def enter_bids(game_id: str, number: int) -> Outcome:
-    """Store the round's bids (and the trump suit if noted) once the engine accepts them."""
-    return enter_round(game_id, number, "bid")
+ROUND_WORDS = EntryWords(
+    label=_l("Round %(number)d"),
+    not_now=_l("That round is not the one being played; nothing was changed."),
+    corrected=_l("Round %(number)d corrected; the scores are updated."),
+    unchanged=_l("Round %(number)d is unchanged."),
+    changed_meanwhile=_l(
+        "Round %(number)d was changed on another phone while you corrected it: it now reads "
+        "%(now)s. Your numbers are kept below; save again to put them instead."
+    ),
+)
 
 
-@bp.post("/<game_id>/rounds/<int:number>/tricks")
-def enter_tricks(game_id: str, number: int) -> Outcome:
-    """Store the round's tricks once they add up to the cards dealt."""
-    return enter_round(game_id, number, "tricks")
+class Rounds(EntryKind[AscenseurGame, RoundRecord]):
+    """A round as its correction page has it: every bid, every trick count, the trump suit;
+    checked by the engine, and logged value by value. Bids and tricks are entered in two
+    steps, each a kind of its own (below)."""
 
+    game = AscenseurGame
+    endpoint = "round"
+    listed = "rounds"
+    words = ROUND_WORDS
+    corrected = CorrectionKind.BID
+    draw = staticmethod(render_play)
 
-def enter_round(game_id: str, number: int, kind: str) -> Outcome:
-    """One phase of a round ("bid" or "tricks"): checked by the engine, then stored."""
-    bidding = kind == "bid"
+    def plan(self, game: AscenseurGame, key: int) -> rules.RoundPlan:
+        return round_plan_or_404(game.sheet(), key)
 
-    def change(game: AscenseurGame) -> Outcome | None:
-        sheet = game.sheet()
-        plan = round_plan_or_404(sheet, number)
-        record = pending_round(game)
-        form = round_form(
-            plan, game.names, bids=bidding, tricks=not bidding, trump=bidding and plan.trump_turned
-        )
-        if bidding:
-            is_current = sheet.current == plan and record is None
-        else:
-            is_current = record is not None and record.number == number
-        if not form.validate():
-            return render_play(game, sheet, form, 422) if is_current else not_this_round(game)
-        values = seat_values(form, kind, len(game.players))
-        if not is_current:
-            return entered_elsewhere(game, number, kind, values)
-        check = rules.bid_errors if bidding else rules.trick_errors
-        if attach_errors(form, kind, check(plan, game.names, values)):
-            return render_play(game, sheet, form, 422)
-        if bidding:
-            trump = (form.trump.data or None) if plan.trump_turned else None
-            game.rounds.append(RoundRecord(number=number, bids=values, trump=trump))
-        elif record is not None:
-            record.tricks = values
-        return None
-
-    return write_entry(lambda: scorers_game(game_id, AscenseurGame), change)
-
-
-# --- Corrections ------------------------------------------------------------------------------
-
-
-@bp.route("/<game_id>/rounds/<int:number>/edit", methods=["GET", "POST"])
-def edit_round(game_id: str, number: int) -> Outcome:
-    """Correct a round already entered; every later round is re-scored from it."""
-
-    def change(game: AscenseurGame) -> Outcome | None:
-        record = next((r for r in game.rounds if r.number == number), None)
-        if record is None:
-            abort(404)
-        plan = game.sheet().plans[number - 1]
-        has_tricks = record.tricks is not None
-        data: dict[str, Any] = {"original": record.signature, "trump": record.trump or ""}
-        for seat, bid in enumerate(record.bids):
-            data[f"bid_{seat}"] = bid
-            if record.tricks is not None:
-                data[f"tricks_{seat}"] = record.tricks[seat]
-        form = round_form(
+    def form(self, game: AscenseurGame, key: int, **kwargs: Any) -> RoundForm:
+        plan = self.plan(game, key)
+        record = self.find(game, key)
+        return round_form(
             plan,
             game.names,
             bids=True,
-            tricks=has_tricks,
+            tricks=record is not None and record.tricks is not None,
             trump=plan.trump_turned,
-            **({"data": data} if request.method == "GET" else {}),
+            **kwargs,
         )
-        changed_since = request.method == "POST" and form.original.data != record.signature
-        if changed_since:
-            form.original.data = record.signature  # one more tap puts these numbers instead
-            form.form_errors.append(
-                _(
-                    "Round %(number)d was changed on another phone while you corrected it: it now "
-                    "reads %(now)s. Your numbers are kept below; save again to put them instead.",
-                    number=number,
-                    now=round_text(record, game.names),
-                )
-            )
-        elif request.method == "POST" and form.validate():
-            bids = seat_values(form, "bid", len(game.players))
-            tricks = seat_values(form, "tricks", len(game.players)) if has_tricks else None
-            bad = attach_errors(form, "bid", rules.bid_errors(plan, game.names, bids))
-            if tricks is not None:
-                bad |= attach_errors(form, "tricks", rules.trick_errors(plan, game.names, tricks))
-            if not bad:
-                trump = (form.trump.data or None) if plan.trump_turned else None
-                return correct_round(game, record, bids, tricks, trump)
-        status = 409 if changed_since else (422 if request.method == "POST" else 200)
+
+    def form_data(self, game: AscenseurGame, entry: RoundRecord) -> dict[str, Any]:
+        data: dict[str, Any] = {"trump": entry.trump or ""}
+        for seat, bid in enumerate(entry.bids):
+            data[f"bid_{seat}"] = bid
+            if entry.tricks is not None:
+                data[f"tricks_{seat}"] = entry.tricks[seat]
+        return data
+
+    def check(self, game: AscenseurGame, key: int, form: Any) -> bool:
+        """The form's numbers, then the engine's word on each player's."""
+        if not form.validate():
+            return False
+        plan, seats = self.plan(game, key), len(game.players)
+        bad = False
+        for kind, errors in (("bid", rules.bid_errors), ("tricks", rules.trick_errors)):
+            if f"{kind}_0" in form:
+                values = seat_values(form, kind, seats)
+                bad |= attach_errors(form, kind, errors(plan, game.names, values))
+        return not bad
+
+    def put(self, game: AscenseurGame, entry: RoundRecord, form: Any) -> None:
+        seats = len(game.players)
+        if "bid_0" in form:
+            entry.bids = seat_values(form, "bid", seats)
+            trump = form.trump.data if "trump" in form else None
+            entry.trump = trump or None
+        if "tricks_0" in form:
+            entry.tricks = seat_values(form, "tricks", seats)
+
+    def code(self, entry: RoundRecord) -> str:
+        return entry.signature
+
+    def text(self, game: AscenseurGame, entry: RoundRecord) -> str:
+        return round_text(entry, game.names)
+
+    def logged(
+        self,
+        game: AscenseurGame,
+        key: int,
+        old: str,
+        before: Mapping[str, Any],
+        entry: RoundRecord,
+    ) -> list[Correction]:
+        """A line for each value that changed: a player's bid or tricks, the trump suit."""
+        lines = []
+        for kind, was, now in (
+            (CorrectionKind.BID, before["bids"], entry.bids),
+            (CorrectionKind.TRICKS, before["tricks"] or [], entry.tricks or []),
+        ):
+            for seat, (old_value, new_value) in enumerate(zip(was, now, strict=False)):
+                if old_value != new_value:
+                    line = self.log_line(key, kind, str(old_value), str(new_value))
+                    line.seat = seat
+                    lines.append(line)
+        if before["trump"] != entry.trump:
+            lines.append(self.log_line(key, CorrectionKind.TRUMP, before["trump"], entry.trump))
+        return lines
+
+    def render_correction(
+        self, game: AscenseurGame, key: int, entry: RoundRecord, form: Any, status: int = 200
+    ) -> tuple[str, int]:
         return render_template(
-            "ascenseur/edit.html", game=game, plan=plan, form=form, has_tricks=has_tricks
+            "ascenseur/edit.html",
+            game=game,
+            plan=self.plan(game, key),
+            form=form,
+            has_tricks=entry.tricks is not None,
         ), status
 
-    def corrected(game: AscenseurGame) -> None:
-        flash(_("Round %(number)d corrected; the scores are updated.", number=number))
 
-    return write_entry(lambda: scorers_game(game_id, AscenseurGame), change, corrected)
+class Bids(Rounds):
+    """A round's first step: its bids (and the trump suit, where one is turned)."""
+
+    endpoint = "bids"
+
+    def refuse(self, game: AscenseurGame, key: int) -> Outcome | None:
+        sheet = game.sheet()
+        if sheet.current != round_plan_or_404(sheet, key) or pending_round(game) is not None:
+            flash(self.say(self.words.not_now, key), "error")
+            return game_page(game)
+        return None
+
+    def form(self, game: AscenseurGame, key: int, **kwargs: Any) -> RoundForm:
+        plan = self.plan(game, key)
+        return round_form(
+            plan, game.names, bids=True, tricks=False, trump=plan.trump_turned, **kwargs
+        )
+
+    def new(self, game: AscenseurGame, key: int) -> RoundRecord:
+        return RoundRecord(number=key)
+
+    def code(self, entry: RoundRecord) -> str:
+        return "/".join(map(str, entry.bids))
+
+    def shown(self, game: AscenseurGame, key: int, entry: RoundRecord) -> list[tuple[str, str]]:
+        return [(name, str(value)) for name, value in zip(game.names, entry.bids, strict=True)]
+
+    def corrects(self) -> EntryKind[AscenseurGame, Any]:
+        return ROUNDS
+
+    def replacement(
+        self, game: AscenseurGame, key: int, theirs: RoundRecord, mine: RoundRecord
+    ) -> dict[str, str]:
+        """The round as stored, with this phone's numbers for this step."""
+        both = RoundRecord(bids=mine.bids, tricks=theirs.tricks, trump=theirs.trump)
+        return {name: str(value) for name, value in ROUNDS.form_data(game, both).items()}
 
 
-def correct_round(
-    game: AscenseurGame,
-    record: RoundRecord,
-    bids: list[int],
-    tricks: list[int] | None,
-    trump: str | None,
-) -> Outcome | None:
-    """Put the corrected numbers in the round and one log line per changed value (``None``:
-    to be saved); a round unchanged goes back to the game as it is."""
-    changes: list[Correction] = []
-    for seat, (old, new) in enumerate(zip(record.bids, bids, strict=True)):
-        if old != new:
-            changes.append(
-                Correction(kind=CorrectionKind.BID, seat=seat, old=str(old), new=str(new))
-            )
-    if tricks is not None and record.tricks is not None:
-        for seat, (old, new) in enumerate(zip(record.tricks, tricks, strict=True)):
-            if old != new:
-                changes.append(
-                    Correction(kind=CorrectionKind.TRICKS, seat=seat, old=str(old), new=str(new))
-                )
-    if trump != record.trump:
-        changes.append(Correction(kind=CorrectionKind.TRUMP, old=record.trump, new=trump))
-    if not changes:
-        flash(_("Round %(number)d is unchanged.", number=record.number))
-        return game_page(game)
-    for correction in changes:
-        correction.number = record.number
-        game.corrections.append(correction)
-    record.bids, record.tricks, record.trump = bids, tricks, trump
-    return None
+class Tricks(Bids):
+    """A round's second step: the tricks each player took."""
+
+    endpoint = "tricks"
+
+    def find(self, game: AscenseurGame, key: int) -> RoundRecord | None:
+        record = super().find(game, key)
+        return record if record is not None and record.tricks is not None else None
+
+    def refuse(self, game: AscenseurGame, key: int) -> Outcome | None:
+        round_plan_or_404(game.sheet(), key)
+        pending = pending_round(game)
+        if pending is None or pending.number != key:
+            flash(self.say(self.words.not_now, key), "error")
+            return game_page(game)
+        return None
+
+    def form(self, game: AscenseurGame, key: int, **kwargs: Any) -> RoundForm:
+        plan = self.plan(game, key)
+        return round_form(plan, game.names, bids=False, tricks=True, trump=False, **kwargs)
+
+    def new(self, game: AscenseurGame, key: int) -> RoundRecord:
+        stored = Rounds.find(self, game, key)
+        assert stored is not None
+        return RoundRecord(number=key, bids=list(stored.bids), trump=stored.trump)
+
+    def code(self, entry: RoundRecord) -> str:
+        return "/".join(map(str, entry.tricks or []))
+
+    def shown(self, game: AscenseurGame, key: int, entry: RoundRecord) -> list[tuple[str, str]]:
+        tricks = entry.tricks or []
+        return [(name, str(value)) for name, value in zip(game.names, tricks, strict=True)]
+
+    def add(self, game: AscenseurGame, entry: RoundRecord) -> None:
+        stored = Rounds.find(self, game, entry.number)
+        assert stored is not None
+        stored.tricks = entry.tricks
+
+    def remove(self, game: AscenseurGame, entry: RoundRecord) -> None:
+        stored = Rounds.find(self, game, entry.number)
+        assert stored is not None
+        stored.tricks = None
+
+    def replacement(
+        self, game: AscenseurGame, key: int, theirs: RoundRecord, mine: RoundRecord
+    ) -> dict[str, str]:
+        both = RoundRecord(bids=theirs.bids, tricks=mine.tricks, trump=theirs.trump)
+        return {name: str(value) for name, value in ROUNDS.form_data(game, both).items()}
+
+
+ROUNDS = Rounds()
+add_entry_routes(bp, Bids(), "/rounds/<int:number>/bids", corrected=False)
+add_entry_routes(bp, Tricks(), "/rounds/<int:number>/tricks", corrected=False)
+add_entry_routes(bp, ROUNDS, "/rounds/<int:number>", entered=False)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_time
+from flask_babel import format_datetime
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -23,6 +23,7 @@ from scorekeeper.bridge.labels import (
 )
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
 from scorekeeper.bridge.transfer import game_from_json, game_to_json
+from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules.bridge import Seat, Side
@@ -113,18 +114,14 @@ def take_back(game: Game) -> TakenBack | None:
     return TakenBack(logged, message)
 
 
-def describe(game: Game, change: Correction) -> str:
-    details = {
-        "number": change.number,
-        "time": format_time(change.made_at, "short"),
-        "old": logged_deal(change.old),
-        "new": logged_deal(change.new),
-    }
-    if change.kind == CorrectionKind.DEAL:
-        return _("Deal %(number)d corrected at %(time)s: %(old)s → %(new)s", **details)
-    if change.kind == CorrectionKind.DELETED:
-        return _("Deal %(number)d deleted at %(time)s (%(old)s)", **details)
-    return _("Deal %(number)d at %(time)s: taken back (%(old)s)", **details)
+describe = describer(
+    {
+        CorrectionKind.DEAL: _l("Deal %(number)d corrected at %(time)s: %(old)s → %(new)s"),
+        CorrectionKind.DELETED: _l("Deal %(number)d deleted at %(time)s (%(old)s)"),
+        CorrectionKind.UNDO_DEAL: _l("Deal %(number)d at %(time)s: taken back (%(old)s)"),
+    },
+    lambda game, change, code: logged_deal(code),
+)
 
 
 def file_kind(game: Game) -> str:

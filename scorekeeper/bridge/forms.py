@@ -12,7 +12,7 @@ from wtforms.validators import Length
 from scorekeeper.bridge.labels import SEAT_NAMES
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
 from scorekeeper.forms import Form, printable, stripped
-from scorekeeper.games.forms import ConfirmForm
+from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.rules.bridge import Rounding, Seat
 
 SEATS = tuple(Seat)
@@ -73,10 +73,9 @@ class SetupForm(Form):
         return valid and not any(self[name].errors for name in ("north", "east", "south", "west"))
 
 
-class SeatingForm(Form):
+class SeatingForm(ChangeForm):
     """Who sits where for the next rubber or wheel: one tap to keep the same seats."""
 
-    version = HiddenField()
     north = RadioField(_l("North"), coerce=int, validate_choice=False)
     east = RadioField(_l("East"), coerce=int, validate_choice=False)
     south = RadioField(_l("South"), coerce=int, validate_choice=False)

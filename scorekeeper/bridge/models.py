@@ -10,7 +10,7 @@ from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import bridge
 
 
@@ -26,40 +26,13 @@ class BridgeGame(Game):
         back_populates="game", order_by="SeatingRecord.number", cascade="all, delete-orphan"
     )
 
-    @property
-    def chicago(self) -> bool:
-        """Chicago (four-deal wheels) rather than rubbers."""
-        return bool(self.settings.get("chicago", False))
-
-    @chicago.setter
-    def chicago(self, value: bool) -> None:
-        self.setting("chicago", value)
-
-    @property
-    def as_duplicate(self) -> bool:
-        """Chicago with every deal scored alone, as duplicate."""
-        return bool(self.settings.get("as_duplicate", False))
-
-    @as_duplicate.setter
-    def as_duplicate(self, value: bool) -> None:
-        self.setting("as_duplicate", value)
-
-    @property
-    def rounding(self) -> bridge.Rounding:
-        """How the margins settled in hundreds round an exact 50, as the table chose."""
-        return bridge.Rounding(self.settings.get("rounding", bridge.Rounding.FIFTY_UP))
-
-    @rounding.setter
-    def rounding(self, value: bridge.Rounding | str) -> None:
-        self.setting("rounding", str(bridge.Rounding(value)))
-
-    @property
-    def first_dealer(self) -> bridge.Seat:
-        return bridge.Seat(self.settings.get("first_dealer", "N"))
-
-    @first_dealer.setter
-    def first_dealer(self, value: bridge.Seat | str) -> None:
-        self.setting("first_dealer", str(bridge.Seat(value)))
+    chicago = Setting(bool, False)
+    """Chicago (four-deal wheels) rather than rubbers."""
+    as_duplicate = Setting(bool, False)
+    """Chicago with every deal scored alone, as duplicate."""
+    rounding = Setting(bridge.Rounding, bridge.Rounding.FIFTY_UP, stored=str)
+    """How each player's net settled in hundreds rounds an exact 50, as the table chose."""
+    first_dealer = Setting(bridge.Seat, "N", stored=str)
 
 
 class SeatingRecord(db.Model):

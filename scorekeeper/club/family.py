@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_decimal, format_time, ngettext
+from flask_babel import format_datetime, format_decimal, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -21,6 +21,7 @@ from scorekeeper.club import bp
 from scorekeeper.club.models import LIVE_VERSION, ClubResult, ClubSession
 from scorekeeper.club.transfer import game_from_json, game_to_json
 from scorekeeper.contract.labels import contract_label, result_label, vulnerability_label
+from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules.bridge import Contract, Seat, board_dealer, board_vulnerability, rounded
@@ -124,23 +125,24 @@ def code_text(code: str | None) -> str:
         return code
 
 
-def describe(game: Game, change: Correction) -> str:
-    details = {
-        "board": change.number,
-        "table": change.seat or 0,
-        "time": format_time(change.made_at, "short"),
-        "old": code_text(change.old),
-        "new": code_text(change.new),
-    }
-    if change.kind == CorrectionKind.RESULT:
-        return _(
-            "Board %(board)d, table %(table)d, corrected at %(time)s: %(old)s → %(new)s", **details
-        )
-    if change.kind == CorrectionKind.DELETED:
-        return _("Board %(board)d, table %(table)d, deleted at %(time)s (%(old)s)", **details)
-    if change.kind == CorrectionKind.ARTIFICIAL:
-        return _("Board %(board)d, table %(table)d, at %(time)s: %(old)s → %(new)s", **details)
-    return _("Board %(board)d, table %(table)d, at %(time)s: taken back (%(old)s)", **details)
+describe = describer(
+    {
+        CorrectionKind.RESULT: _l(
+            "Board %(board)d, table %(table)d, corrected at %(time)s: %(old)s → %(new)s"
+        ),
+        CorrectionKind.DELETED: _l(
+            "Board %(board)d, table %(table)d, deleted at %(time)s (%(old)s)"
+        ),
+        CorrectionKind.ARTIFICIAL: _l(
+            "Board %(board)d, table %(table)d, at %(time)s: %(old)s → %(new)s"
+        ),
+        CorrectionKind.UNDO: _l(
+            "Board %(board)d, table %(table)d, at %(time)s: taken back (%(old)s)"
+        ),
+    },
+    lambda game, change, code: code_text(code),
+    lambda game, change: {"board": change.number, "table": change.seat or 0},
+)
 
 
 def file_kind(game: Game) -> str:

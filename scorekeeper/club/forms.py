@@ -14,6 +14,7 @@ from scorekeeper.club.models import Shown
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
 from scorekeeper.forms import Form, printable, stripped
+from scorekeeper.games.forms import ChangeForm
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.movements import MovementKind
@@ -117,10 +118,9 @@ class SetupForm(Form):
         return valid
 
 
-class NamesForm(Form):
+class NamesForm(ChangeForm):
     """The players of each pair, one line each; names are optional."""
 
-    version = HiddenField()
     names = FieldList(
         StringField(validators=[Length(max=MAX_NAMES)], filters=[stripped]), min_entries=0
     )
@@ -142,10 +142,9 @@ class ResultForm(DealForm):
         self.declarer.choices = [SelectChoice(seat.value, SEAT_NAMES[seat]) for seat in Seat]
 
 
-class ArtificialForm(Form):
+class ArtificialForm(ChangeForm):
     """An artificial score for each side, where the board could not be played."""
 
-    version = HiddenField()
     scores = RadioField(
         _l("Artificial scores"),
         choices=[
@@ -168,8 +167,7 @@ class ArtificialForm(Form):
         return True
 
 
-class ShownForm(Form):
+class ShownForm(ChangeForm):
     """What the tables and those looking on see before the session closes."""
 
-    version = HiddenField()
     shown = shown_field()

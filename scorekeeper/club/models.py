@@ -15,7 +15,7 @@ from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.games.models import Game, utcnow
+from scorekeeper.games.models import Game, Setting, utcnow
 from scorekeeper.rules.bridge import Artificial, Contract, Seat, Side
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -70,26 +70,12 @@ class ClubSession(Game):
 
     # --- What the director chose ---
 
-    @property
-    def movement_kind(self) -> str:
-        """ "mitchell", "howell", or "file" for a session read from a results file."""
-        return str(self.settings.get("movement", MovementKind.MITCHELL))
-
-    @property
-    def table_count(self) -> int:
-        return int(self.settings.get("tables", 0))
-
-    @property
-    def boards_per_round(self) -> int:
-        return int(self.settings.get("boards_per_round", 0))
-
-    @property
-    def pair_count(self) -> int:
-        return int(self.settings.get("pairs", 0))
-
-    @property
-    def scoring(self) -> Scoring:
-        return Scoring(self.settings.get("scoring", Scoring.MATCHPOINTS))
+    movement_kind = Setting(str, MovementKind.MITCHELL, key="movement")
+    """ "mitchell", "howell", or "file" for a session read from a results file."""
+    table_count = Setting(int, 0, key="tables")
+    boards_per_round = Setting(int, 0)
+    pair_count = Setting(int, 0, key="pairs")
+    scoring = Setting(Scoring, Scoring.MATCHPOINTS)
 
     @property
     def ranking(self) -> Ranking:
@@ -98,9 +84,7 @@ class ClubSession(Game):
             return movement.ranking
         return Ranking(self.settings.get("ranking", Ranking.ONE_FIELD))
 
-    @property
-    def event(self) -> str:
-        return str(self.settings.get("event", ""))
+    event = Setting(str, "")
 
     @property
     def file_expected(self) -> dict[int, int] | None:
@@ -109,10 +93,8 @@ class ClubSession(Game):
         pairs = self.settings.get("expected") or ()
         return {int(board): int(wanted) for board, wanted in pairs} or None
 
-    @property
-    def totals(self) -> Totals:
-        """How per-board matchpoints add up: exactly, unless the file was scored otherwise."""
-        return Totals(self.settings.get("totals", Totals.EXACT))
+    totals = Setting(Totals, Totals.EXACT)
+    """How per-board matchpoints add up: exactly, unless the file was scored otherwise."""
 
     @property
     def played_on(self) -> date | None:
@@ -121,9 +103,7 @@ class ClubSession(Game):
         written = self.settings.get("date")
         return date.fromisoformat(written) if written else None
 
-    @property
-    def closed(self) -> bool:
-        return bool(self.settings.get("closed", False))
+    closed = Setting(bool, False)
 
     @property
     def shown(self) -> Shown:

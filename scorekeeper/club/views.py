@@ -5,13 +5,13 @@ files. Links, the live version, undo and the game file come from the table core.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm.exc import StaleDataError
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, files
@@ -20,8 +20,16 @@ from scorekeeper.club.forms import ArtificialForm, NamesForm, ResultForm, SetupF
 from scorekeeper.club.models import ClubPair, ClubResult, ClubSession, ClubTable, seating_at
 from scorekeeper.contract.forms import RESULTS
 from scorekeeper.contract.labels import rule_message
-from scorekeeper.extensions import db
-from scorekeeper.games.entries import ATTEMPTS, Outcome, game_page, start_new_game, write_entry
+from scorekeeper.games.entries import (
+    EntryKind,
+    EntryWords,
+    Outcome,
+    add_entry_routes,
+    drawn_from_now,
+    game_page,
+    start_new_game,
+    write_entry,
+)
 from scorekeeper.games.forms import ConfirmForm, ImportForm
 from scorekeeper.games.links import link_base, qr_svg, share_base, share_links
 from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
@@ -165,9 +173,9 @@ def render_session(game: ClubSession) -> str:
         scorer=scorer,
         links=share_links(game) if scorer else None,
         table_links=table_links(game) if scorer and movement is not None else [],
-        undo_form=ConfirmForm(data={"version": game.live_version}) if scorer else None,
-        close_form=ConfirmForm(data={"version": game.live_version}) if scorer else None,
-        shown_form=ShownForm(data={"version": game.version, "shown": game.shown.value})
+        undo_form=ConfirmForm(data={"drawn_from": game.live_version}) if scorer else None,
+        close_form=ConfirmForm(data={"drawn_from": game.live_version}) if scorer else None,
+        shown_form=ShownForm(data={"drawn_from": game.version, "shown": game.shown.value})
         if scorer and movement is not None
         else None,
         everything=scorer or game.shows_everything(),
@@ -219,7 +227,7 @@ def close(game_id: str) -> Outcome:
     """Close the session (no more entries from the tables), or open it again."""
 
     def change(game: ClubSession) -> Outcome | None:
-        if not ConfirmForm.drawn_from(game):
+        if not ConfirmForm.sent_as_drawn(game):
             flash(_("The session changed since this page was drawn; try again."), "error")
             return game_page(game)
         game.setting("closed", not game.closed)
@@ -243,7 +251,7 @@ def change_shown(game_id: str) -> Outcome:
             flash(_("Choose what the players see."), "error")
             return game_page(game)
         # The session's own row: the tables' entries meanwhile change nothing of this choice.
-        if form.version.data != str(game.version):
+        if not drawn_from_now(form, game.version):
             flash(_("The session changed since this page was drawn; try again."), "error")
             return game_page(game)
         game.setting("shown", form.shown.data)
@@ -264,12 +272,13 @@ def names(game_id: str) -> Outcome:
 
     def change(game: ClubSession) -> Outcome | None:
         if request.method == "GET":
-            form = NamesForm(data={"version": game.version, "names": [p.names for p in game.pairs]})
+            data = {"drawn_from": game.version, "names": [p.names for p in game.pairs]}
+            form = NamesForm(data=data)
             return render_names(game, form)
         form = NamesForm()
         if not form.validate() or len(form.names) != len(game.pairs):
             return render_names(game, form, 422)
-        if form.version.data != str(game.version):
+        if not drawn_from_now(form, game.version):
             flash(
                 _("The session changed since this page was drawn; check and send again."), "error"
             )
@@ -343,11 +352,8 @@ def render_table(
             if result is None and next_board is None:
                 next_board = board
     stored = game.table(table).version  # type: ignore[union-attr]
-    # A refused form keeps the version it was drawn from: corrected and sent again, it is
-    # still checked against what the table entered meanwhile.
-    version = form.version.data if form is not None and form.version.data else stored
     if form is None and next_board is not None:
-        form = ResultForm(formdata=None, data={"version": stored})
+        form = ResultForm(formdata=None, data={"drawn_from": stored})
     return render_template(
         "club/table.html",
         game=game,
@@ -359,12 +365,11 @@ def render_table(
         next_board=next_board,
         form=form,
         results=RESULTS,
-        version=version,
         rounds=[s for s in sorted(movement.table_seatings(table), key=lambda s: s.round)],
         next_move=next_move(movement, seating) if seating is not None else None,
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
-        confirm_form=ConfirmForm(data={"version": stored}),
+        confirm_form=ConfirmForm(data={"drawn_from": stored}),
         table_url=lambda **arguments: table_path(game, table, **arguments),
         travellers_url=url_for(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
@@ -397,337 +402,296 @@ def table_page(game_id: str, table: int, token: str) -> tuple[str, int]:
     return render_table(game, movement, table, round_)
 
 
-def put_result(result: ClubResult, form: ResultForm) -> None:
-    result.clear()  # artificial scores too
-    form.put_into(result)
-
-
-def save_table(table: ClubTable) -> bool:
-    """Commit a table's change, unless this table's results changed since they were loaded;
-    the other tables are not in the way."""
-    table.changed()
-    try:
-        db.session.commit()
-    except (StaleDataError, IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        if isinstance(error, OperationalError) and "locked" not in str(error):
-            raise
-        return False
-    return True
-
-
-@bp.post("/<game_id>/table/<int:table>/<token>/<int:round_>/<int:board>")
-def enter_result(game_id: str, table: int, token: str, round_: int, board: int) -> Outcome:
-    """North enters the table's result on a board."""
-    for _attempt in range(ATTEMPTS):
-        game = club_session(game_id)
-        movement = table_or_404(game, table, token)
-        seating = seating_at(movement, round_, table)
-        if seating is None or board not in seating.boards or movement.sits_out(seating):
+def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Seating | None:
+    """Who sits at this table in this round, if this board is played there (``None`` for a
+    session read from a file, whose results say who sat where)."""
+    movement = game.movement
+    if movement is None:
+        if game.result_at(board, table, round_) is None:
             abort(404)
-        here = table_path(game, table, round=round_)
-        if game.closed:
-            flash(_("The session is closed: ask the director to change a result."), "error")
-            return redirect(here)
-        row = game.table(table)
-        assert row is not None
-        form = ResultForm()
-        if not form.check():
-            return render_table(game, movement, table, round_, form, 422)
-        existing = game.result_at(board, table, round_)
-        mine = ClubResult(board=board, table=table, round=round_, ns=seating.ns, ew=seating.ew)
-        put_result(mine, form)
-        try:
-            mine.table_result()
-        except RuleError as error:
-            form.form_errors.append(rule_message(error))
-            return render_table(game, movement, table, round_, form, 422)
-        if existing is not None and existing.code == mine.code:  # the same form sent twice
-            return redirect(here)
-        if existing is not None and existing.confirmed:
-            flash(_("East-West confirmed this result: ask the director to correct it."), "error")
-            return redirect(here)
-        if form.version.data != str(row.version) and (
-            existing is not None or taken_away(game, board, table)
-        ):
-            # Entered on another phone meanwhile, or deleted or taken back by the director:
-            # a form drawn before that puts nothing back without being asked.
-            return render_table(
-                game,
-                movement,
-                table,
-                round_,
-                form,
-                409,
-                conflict=result_conflict(game, existing, mine, row, board, round_),
-            )
-        if existing is not None:
-            put_result(existing, form)
-            existing.entered_at = utcnow()
-        else:
-            game.results.append(mine)
-        if save_table(row):
-            flash(
-                _(
-                    "Board %(board)d: %(result)s.",
-                    board=board,
-                    result=table_result_label(mine.table_result()),
-                )
-            )
-            return redirect(here)
-    abort(409)
+        return None
+    seating = seating_at(movement, round_, table)
+    if seating is None or board not in seating.boards or movement.sits_out(seating):
+        abort(404)
+    return seating
 
 
-def taken_away(game: ClubSession, board: int, table: int) -> bool:
-    """Whether the director deleted or took back a result of this board at this table."""
-    return any(
-        change.kind in (CorrectionKind.DELETED, CorrectionKind.UNDO)
-        and (change.number, change.seat) == (board, table)
-        for change in game.corrections
+Place = tuple[int, int, int]
+"""A result's place in the session: its round, its table and its board."""
+
+
+class TableResults(EntryKind[ClubSession, ClubResult]):
+    """A table's result on a board, entered on that table's phone (its link holds a token of
+    its own). Each table keeps a version of its own: fifteen tables entering at once never wait
+    on one another, and a stale form is caught for its own table only."""
+
+    game = ClubSession
+    endpoint = "result"
+    corrected = CorrectionKind.RESULT
+    words = EntryWords(
+        label=_l("Board %(board)d"),
+        not_now=_l("That board is entered already; nothing was changed."),
+        entered=_l("Board %(board)d: %(entry)s."),
+        corrected=_l("Board %(board)d: the result is changed."),
+        unchanged=_l("Board %(board)d is unchanged."),
+        changed_meanwhile=_l(
+            "Board %(board)d was changed on another phone: it now reads %(now)s. Yours is kept "
+            "below; send it again to put it instead."
+        ),
     )
 
+    def key(self, **route: Any) -> Place:
+        return route["round_"], route["table"], route["board"]
 
-def result_conflict(
-    game: ClubSession,
-    theirs: ClubResult | None,
-    mine: ClubResult,
-    row: ClubTable,
-    board: int,
-    round_: int,
-) -> dict[str, Any]:
-    label = _("Board %(number)d", number=board)
-    if theirs is None:
-        buttons = {"keep": _("Leave it out"), "put": _("Enter mine again")}
-        title = _("Board %(number)d: the director took this result away", number=board)
-        stored = _("no result")
-    else:
-        buttons = {}
-        title = _("Board %(number)d was entered on another phone", number=board)
-        stored = table_result_label(theirs.table_result())
-    return {
-        **buttons,
-        "title": title,
-        "theirs": [(label, stored)],
-        "mine": [(label, table_result_label(mine.table_result()))],
-        "action": url_for(
-            ".enter_result",
-            game_id=game.id,
-            table=row.number,
-            token=table_token(game, row.number),
-            round_=round_,
-            board=board,
+    def route(self, key: Place) -> dict[str, Any]:
+        return {"round_": key[0], "table": key[1], "board": key[2]}
+
+    def names(self, key: Place) -> dict[str, Any]:
+        return {"round": key[0], "table": key[1], "board": key[2]}
+
+    def url(self, game: ClubSession, key: Place, action: str = "") -> str:
+        name = f".{self.endpoint}" + (f"_{action}" if action else "")
+        token = table_token(game, key[1])
+        return url_for(name, game_id=game.id, token=token, **self.route(key))
+
+    def load(self, game_id: str, route: Mapping[str, Any]) -> ClubSession:
+        game = club_session(game_id)
+        table_or_404(game, route["table"], route["token"])
+        seated_or_404(game, *self.key(**route))
+        return game
+
+    def lock(self, game: ClubSession, key: Place) -> ClubTable:
+        table = game.table(key[1])
+        assert table is not None
+        return table
+
+    def logged_at(self, key: Place) -> tuple[int, int | None]:
+        return key[2], key[1]
+
+    def find(self, game: ClubSession, key: Place) -> ClubResult | None:
+        round_, table, board = key
+        return game.result_at(board, table, round_)
+
+    def refuse(self, game: ClubSession, key: Place) -> Outcome | None:
+        if game.closed:
+            flash(_("The session is closed: ask the director to change a result."), "error")
+            return self.page(game, key)
+        return None
+
+    def unchangeable(self, game: ClubSession, key: Place, entry: ClubResult) -> str | None:
+        if game.closed:
+            return _("The session is closed: ask the director to change a result.")
+        if entry.confirmed:
+            return _("East-West confirmed this result: ask the director to correct it.")
+        return None
+
+    def form(self, game: ClubSession, key: Place, **kwargs: Any) -> Any:
+        return ResultForm(**kwargs)
+
+    def form_data(self, game: ClubSession, entry: ClubResult) -> dict[str, Any]:
+        return ResultForm.data_of(entry)
+
+    def check(self, game: ClubSession, key: Place, form: Any) -> bool:
+        """The form's checks, then the engine's word on the result itself."""
+        if not form.check():
+            return False
+        try:
+            self.filled(game, key, form).table_result()
+        except RuleError as error:
+            form.form_errors.append(rule_message(error))
+            return False
+        return True
+
+    def filled(self, game: ClubSession, key: Place, form: Any) -> ClubResult:
+        result = self.new(game, key)
+        self.put(game, result, form)
+        return result
+
+    def new(self, game: ClubSession, key: Place) -> ClubResult:
+        round_, table, board = key
+        seating = seated_or_404(game, round_, table, board)
+        assert seating is not None
+        return ClubResult(board=board, table=table, round=round_, ns=seating.ns, ew=seating.ew)
+
+    def put(self, game: ClubSession, entry: ClubResult, form: Any) -> None:
+        entry.clear()  # artificial scores too
+        form.put_into(entry)
+        entry.entered_at = utcnow()
+
+    def text(self, game: ClubSession, entry: ClubResult) -> str:
+        return table_result_label(entry.table_result())
+
+    def again(self, game: ClubSession, key: Place, mine: ClubResult) -> list[tuple[str, str]]:
+        """A result the director deleted or took back since the form was drawn."""
+        _round, table, board = key
+        taken = any(
+            change.kind in (CorrectionKind.DELETED, CorrectionKind.UNDO)
+            and (change.number, change.seat) == (board, table)
+            for change in game.corrections
+        )
+        return [(self.label(key), _("taken away by the director"))] if taken else []
+
+    def add(self, game: ClubSession, entry: ClubResult) -> None:
+        game.results.append(entry)
+
+    def remove(self, game: ClubSession, entry: ClubResult) -> None:
+        game.results.remove(entry)
+
+    def logged(
+        self,
+        game: ClubSession,
+        key: Place,
+        old: str,
+        before: Mapping[str, Any],
+        entry: ClubResult,
+    ) -> list[Correction]:
+        kind = CorrectionKind.ARTIFICIAL if entry.artificial_ns else CorrectionKind.RESULT
+        return [self.log_line(key, kind, old or None, entry.code)]
+
+    def render_page(
+        self,
+        game: ClubSession,
+        key: Place,
+        form: Any = None,
+        status: int = 200,
+        conflict: dict[str, Any] | None = None,
+    ) -> tuple[str, int]:
+        movement = game.movement
+        assert movement is not None
+        return render_table(game, movement, key[1], key[0], form, status, conflict)
+
+    def render_correction(
+        self, game: ClubSession, key: Place, entry: ClubResult, form: Any, status: int = 200
+    ) -> tuple[str, int]:
+        return self.render_page(game, key, form, status)
+
+    def page(self, game: ClubSession, key: Place) -> Response:
+        return redirect(table_path(game, key[1], round=key[0]))
+
+
+class DirectorResults(TableResults):
+    """A table's result as the director enters, corrects, gives artificial scores or deletes
+    it: confirmed, logged, and the table's phone's forms made stale."""
+
+    endpoint = "director_result"
+    deleted = CorrectionKind.DELETED
+    words = EntryWords(
+        label=_l("Board %(board)d, table %(table)d"),
+        corrected=_l("Board %(board)d at table %(table)d saved."),
+        unchanged=_l("Board %(board)d at table %(table)d is unchanged."),
+        changed_meanwhile=_l(
+            "Board %(board)d at table %(table)d was entered or changed since this page was "
+            "drawn: it now reads %(now)s. Yours is kept below; save again to put it instead."
         ),
-        "hidden": {
-            "version": str(row.version),
-            **{
-                name: request.form.get(name, "")
-                for name in ("level", "strain", "declarer", "doubled", "result")
-            },
-        },
-    }
+        deleted=_l("Board %(board)d at table %(table)d deleted."),
+    )
+
+    def url(self, game: ClubSession, key: Place, action: str = "") -> str:
+        name = f".{self.endpoint}" + (f"_{action}" if action else "")
+        return url_for(name, game_id=game.id, **self.route(key))
+
+    def load(self, game_id: str, route: Mapping[str, Any]) -> ClubSession:
+        game = scorers_game(game_id, ClubSession)
+        seated_or_404(game, *self.key(**route))
+        return game
+
+    def unchangeable(self, game: ClubSession, key: Place, entry: ClubResult) -> str | None:
+        return None
+
+    def missing(self, game: ClubSession, key: Place) -> ClubResult | None:
+        return self.new(game, key)
+
+    def form(self, game: ClubSession, key: Place, **kwargs: Any) -> Any:
+        if request.form.get("action") == "artificial":
+            return ArtificialForm(**kwargs)
+        return ResultForm(**kwargs)
+
+    def check(self, game: ClubSession, key: Place, form: Any) -> bool:
+        if isinstance(form, ArtificialForm):
+            return form.check()
+        return super().check(game, key, form)
+
+    def put(self, game: ClubSession, entry: ClubResult, form: Any) -> None:
+        """The director's word: a result, or artificial scores; either way, confirmed. The
+        row keeps when it was entered (undo takes back the result entered last)."""
+        entry.clear()
+        if isinstance(form, ArtificialForm):
+            entry.artificial_ns, entry.artificial_ew = str(form.scores.data).split("/")
+        else:
+            form.put_into(entry)
+        entry.confirmed = True
+
+    def new(self, game: ClubSession, key: Place) -> ClubResult:
+        round_, table, board = key
+        seating = seated_or_404(game, round_, table, board)
+        ns, ew = (seating.ns, seating.ew) if seating is not None else (0, 0)
+        return ClubResult(board=board, table=table, round=round_, ns=ns, ew=ew)
+
+    def render_correction(
+        self, game: ClubSession, key: Place, entry: ClubResult, form: Any, status: int = 200
+    ) -> tuple[str, int]:
+        round_, table, board = key
+        existing = self.find(game, key)
+        drawn = {"drawn_from": form.drawn_from.data or ""}
+        if isinstance(form, ArtificialForm):
+            result_form, artificial = ResultForm(formdata=None, data=drawn), form
+        else:
+            result_form, artificial = form, ArtificialForm(formdata=None, data=drawn)
+        return render_template(
+            "club/edit.html",
+            game=game,
+            round_=round_,
+            table=table,
+            board=board,
+            existing=existing,
+            form=result_form,
+            artificial=artificial,
+            delete_form=ConfirmForm(data={"drawn_from": existing.code if existing else ""}),
+            results=RESULTS,
+        ), status
+
+    def page(self, game: ClubSession, key: Place) -> Response:
+        return game_page(game)
+
+
+TABLE_RESULTS = TableResults()
+add_entry_routes(bp, TABLE_RESULTS, "/table/<int:table>/<token>/<int:round_>/<int:board>")
+add_entry_routes(
+    bp, DirectorResults(), "/results/<int:round_>/<int:table>/<int:board>", entered=False, edit=""
+)
 
 
 @bp.post("/<game_id>/table/<int:table>/<token>/<int:round_>/<int:board>/confirm")
-def confirm_result(game_id: str, table: int, token: str, round_: int, board: int) -> Response:
+def confirm_result(game_id: str, table: int, token: str, round_: int, board: int) -> Outcome:
     """East-West agree to the score North entered."""
-    for _attempt in range(ATTEMPTS):
-        game = club_session(game_id)
-        table_or_404(game, table, token)
-        here = table_path(game, table, round=round_)
-        result = game.result_at(board, table, round_)
-        row = game.table(table)
+    key = (round_, table, board)
+
+    def change(game: ClubSession) -> Outcome | None:
+        result = TABLE_RESULTS.find(game, key)
         form = ConfirmForm()
-        if result is None or row is None or not form.validate():
+        if result is None or not form.validate():
             flash(_("There is no such result to confirm."), "error")
-            return redirect(here)
-        if game.closed:
-            flash(_("The session is closed: ask the director to change a result."), "error")
-            return redirect(here)
-        if form.version.data != str(row.version) and not result.confirmed:
+            return TABLE_RESULTS.page(game, key)
+        if result.confirmed:
+            return TABLE_RESULTS.page(game, key)
+        if (refused := TABLE_RESULTS.refuse(game, key)) is not None:
+            return refused
+        if not drawn_from_now(form, TABLE_RESULTS.drawn_from(game, key)):
             flash(
                 _("The result changed since this page was drawn: check it and confirm again."),
                 "error",
             )
-            return redirect(here)
-        if result.confirmed:
-            return redirect(here)
+            return TABLE_RESULTS.page(game, key)
         result.confirmed = True
-        if save_table(row):
-            flash(_("Board %(board)d confirmed by East-West.", board=board))
-            return redirect(here)
-    abort(409)
-
-
-# --- The director's corrections ------------------------------------------------------------------
-
-
-def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> tuple[int, int]:
-    """The pairs at this table in this round, if this board is played there."""
-    movement = game.movement
-    if movement is None:
-        result = game.result_at(board, table, round_)
-        if result is None:
-            abort(404)
-        return result.ns, result.ew
-    seating = seating_at(movement, round_, table)
-    if seating is None or board not in seating.boards or movement.sits_out(seating):
-        abort(404)
-    return seating.ns, seating.ew
-
-
-def result_form_data(result: ClubResult | None) -> dict[str, Any]:
-    if result is None or result.artificial_ns:
-        return {}
-    if result.level is None:
-        return {"result": "passed"}
-    return {
-        "level": result.level,
-        "strain": result.strain,
-        "declarer": result.declarer,
-        "doubled": result.doubled,
-        "result": str((result.tricks or 0) - 6 - result.level),
-    }
-
-
-@bp.route("/<game_id>/results/<int:round_>/<int:table>/<int:board>", methods=["GET", "POST"])
-def edit_result(game_id: str, round_: int, table: int, board: int) -> Outcome:
-    """The director enters or corrects a result, gives artificial scores or deletes a result;
-    logged. The forms carry the session's live version: a table's entry since they were drawn
-    makes them stale."""
-    action = request.form.get("action", "result")
-
-    def change(game: ClubSession) -> Outcome | None:
-        ns, ew = seated_or_404(game, round_, table, board)
-        existing = game.result_at(board, table, round_)
-        if request.method == "GET":
-            return render_edit(game, round_, table, board, existing)
-        if action == "delete":
-            return delete_result(game, existing)
-        mine = ClubResult(board=board, table=table, round=round_, ns=ns, ew=ew)
-        refused = director_result(game, mine, existing, action)
-        if refused is not None:
-            return refused
-        if existing is not None and existing.code == mine.code:
-            flash(_("Board %(board)d at table %(table)d is unchanged.", board=board, table=table))
-            return game_page(game)
-        if request.form.get("version") != str(game.live_version):
-            flash(
-                _("The session changed since this page was drawn; check and send again."), "error"
-            )
-            return redirect(request.path)
-        kind = CorrectionKind.ARTIFICIAL if mine.artificial_ns else CorrectionKind.RESULT
-        old = existing.code if existing is not None else None
-        if existing is None:
-            existing = mine
-            game.results.append(mine)
-        else:
-            copy_result(mine, existing)
-        existing.confirmed = True
-        game.corrections.append(
-            Correction(number=board, seat=table, kind=kind, old=old, new=mine.code)
-        )
-        touch_table(game, table)
         return None
 
-    def saved(game: ClubSession) -> None:
-        flash(_("Board %(board)d at table %(table)d saved.", board=board, table=table))
-
-    return write_entry(lambda: scorers_game(game_id, ClubSession), change, saved)
-
-
-def director_result(
-    game: ClubSession, mine: ClubResult, existing: ClubResult | None, action: str
-) -> Outcome | None:
-    """The director's form read into ``mine``; the page again, with what is wrong, if it is."""
-    round_, table, board = mine.round, mine.table, mine.board
-    if action == "artificial":
-        artificial = ArtificialForm()
-        if not artificial.check():
-            return render_edit(
-                game, round_, table, board, existing, artificial=artificial, status=422
-            )
-        mine.clear()  # nothing of a contract stays beside artificial scores
-        mine.artificial_ns, mine.artificial_ew = str(artificial.scores.data).split("/")
-        return None
-    form = ResultForm()
-    if not form.check():
-        return render_edit(game, round_, table, board, existing, form=form, status=422)
-    put_result(mine, form)
-    try:
-        mine.table_result()
-    except RuleError as error:
-        form.form_errors.append(rule_message(error))
-        return render_edit(game, round_, table, board, existing, form=form, status=422)
-    return None
-
-
-def copy_result(source: ClubResult, target: ClubResult) -> None:
-    """A correction keeps the row (and when it was first entered, and its lead): only what
-    the table made of the board changes."""
-    for name in (
-        "level",
-        "strain",
-        "doubled",
-        "declarer",
-        "tricks",
-        "artificial_ns",
-        "artificial_ew",
-    ):
-        setattr(target, name, getattr(source, name))
-
-
-def delete_result(game: ClubSession, existing: ClubResult | None) -> Outcome | None:
-    if existing is None or not ConfirmForm.drawn_from(game):
-        flash(_("The session changed since this page was drawn; nothing was deleted."), "error")
-        return game_page(game)
-    game.results.remove(existing)
-    game.corrections.append(
-        Correction(
-            number=existing.board,
-            seat=existing.table,
-            kind=CorrectionKind.DELETED,
-            old=existing.code,
-        )
+    return write_entry(
+        lambda: TABLE_RESULTS.load(game_id, {**TABLE_RESULTS.route(key), "token": token}),
+        change,
+        lambda game: flash(_("Board %(board)d confirmed by East-West.", board=board)),
+        lock=lambda game: TABLE_RESULTS.lock(game, key),
+        page=lambda game: TABLE_RESULTS.page(game, key),
     )
-    touch_table(game, existing.table)
-    return None
-
-
-def touch_table(game: ClubSession, table: int) -> None:
-    """The director's change is that table's change too: its phone's forms are now stale."""
-    row = game.table(table)
-    if row is not None:
-        row.changed()
-
-
-def render_edit(
-    game: ClubSession,
-    round_: int,
-    table: int,
-    board: int,
-    existing: ClubResult | None,
-    *,
-    form: ResultForm | None = None,
-    artificial: ArtificialForm | None = None,
-    status: int = 200,
-) -> tuple[str, int]:
-    version = {"version": request.form.get("version") or game.live_version}
-    if form is None:
-        form = ResultForm(formdata=None, data={**version, **result_form_data(existing)})
-    if artificial is None:
-        artificial = ArtificialForm(formdata=None, data=version)
-    return render_template(
-        "club/edit.html",
-        game=game,
-        round_=round_,
-        table=table,
-        board=board,
-        existing=existing,
-        form=form,
-        artificial=artificial,
-        delete_form=ConfirmForm(data={"version": game.live_version}),
-        results=RESULTS,
-    ), status
 
 
 # --- Printouts -----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from flask_babel import ngettext
 from wtforms import HiddenField, RadioField, SelectChoice
 
 from scorekeeper.contract.labels import contract_label, strain_label
-from scorekeeper.forms import Form
+from scorekeeper.games.forms import ChangeForm
 from scorekeeper.rules.bridge import Seat, Strain
 
 MAX_NAME = 24
@@ -25,11 +25,10 @@ def choices(pairs: list[tuple[Any, Any]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-class DealForm(Form):
+class DealForm(ChangeForm):
     """A deal in a few taps: level, strain, declarer (doubled, honours only when they were),
     and the result, whose buttons send the form."""
 
-    version = HiddenField()
     level = RadioField(_l("Level"), choices=choices([(n, str(n)) for n in range(1, 8)]), coerce=int)
     strain = RadioField(
         _l("Strain"),
@@ -112,6 +111,24 @@ class DealForm(Form):
             7 - level,
             contract=contract,
         )
+
+    @staticmethod
+    def data_of(record: Any) -> dict[str, Any]:
+        """A record's deal as the form starts to correct it (the reverse of put_into); an
+        artificial score leaves the form empty."""
+        if getattr(record, "artificial_ns", None):
+            return {}
+        if record.level is None:
+            return {"result": "passed"}
+        honours = getattr(record, "honours", None)
+        return {
+            "level": record.level,
+            "strain": record.strain,
+            "declarer": record.declarer,
+            "doubled": record.doubled,
+            "honours": f"{record.honours_side}-{honours}" if honours else "",
+            "result": str((record.tricks or 0) - 6 - record.level),
+        }
 
     def put_into(self, record: Any) -> None:
         """The deal in a record's level, strain, declarer, doubled and tricks (all empty, and

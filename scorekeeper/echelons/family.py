@@ -13,7 +13,6 @@ from flask_babel import (
     format_datetime,
     format_decimal,
     format_percent,
-    format_time,
     ngettext,
 )
 from flask_babel import gettext as _
@@ -22,6 +21,7 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper.echelons import bp
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
 from scorekeeper.echelons.transfer import game_from_json, game_to_json
+from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules import echelons
@@ -120,19 +120,14 @@ def logged_game(game: EchelonsGame, code: str | None) -> str:
     return _("%(day)s, %(outcome)s", day=day, outcome=outcome_text(game, record))
 
 
-def describe(game: Game, change: Correction) -> str:
-    assert isinstance(game, EchelonsGame)
-    details = {
-        "number": change.number,
-        "time": format_time(change.made_at, "short"),
-        "old": logged_game(game, change.old),
-        "new": logged_game(game, change.new),
-    }
-    if change.kind == CorrectionKind.GAME:
-        return _("Game %(number)d corrected at %(time)s: %(old)s → %(new)s", **details)
-    if change.kind == CorrectionKind.DELETED:
-        return _("Game %(number)d deleted at %(time)s (%(old)s)", **details)
-    return _("Game %(number)d at %(time)s: taken back (%(old)s)", **details)
+describe = describer(
+    {
+        CorrectionKind.GAME: _l("Game %(number)d corrected at %(time)s: %(old)s → %(new)s"),
+        CorrectionKind.DELETED: _l("Game %(number)d deleted at %(time)s (%(old)s)"),
+        CorrectionKind.UNDO_GAME: _l("Game %(number)d at %(time)s: taken back (%(old)s)"),
+    },
+    lambda game, change, code: logged_game(game, code),  # type: ignore[arg-type]
+)
 
 
 def file_kind(game: Game) -> str:

@@ -10,6 +10,7 @@ from wtforms import DateField, HiddenField, IntegerField, RadioField, SelectChoi
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.forms import Form, printable, stripped
+from scorekeeper.games.forms import ChangeForm
 
 MAX_NAME = 24
 
@@ -62,10 +63,9 @@ def date_field() -> DateField:
     )
 
 
-class LogForm(Form):
+class LogForm(ChangeForm):
     """A game of patience in two taps: Won; or the cards that reached the foundations."""
 
-    version = HiddenField()
     result = HiddenField()
     """Sent by the button tapped: "won", or "cards" with the number typed."""
     cards_home = IntegerField(
@@ -104,10 +104,9 @@ class LogForm(Form):
         return 52 if self.result.data == "won" else int(self.cards_home.data)
 
 
-class RaceForm(Form):
+class RaceForm(ChangeForm):
     """A race game: each player's cards left in stock and tableau (0 for whoever finished)."""
 
-    version = HiddenField()
     left_a = IntegerField(
         validators=[
             InputRequired(_l("Type the cards each player has left.")),

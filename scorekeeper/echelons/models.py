@@ -10,7 +10,7 @@ from sqlalchemy import ForeignKey, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import echelons
 
 CODE = re.compile(
@@ -29,14 +29,8 @@ class EchelonsGame(Game):
         back_populates="game", order_by="PatienceRecord.number", cascade="all, delete-orphan"
     )
 
-    @property
-    def race(self) -> bool:
-        """A race match rather than a log."""
-        return bool(self.settings.get("race", False))
-
-    @race.setter
-    def race(self, value: bool) -> None:
-        self.setting("race", value)
+    race = Setting(bool, False)
+    """A race match rather than a log."""
 
     @property
     def patience_games(self) -> list[echelons.PatienceGame]:

@@ -8,20 +8,28 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from flask import abort, flash, render_template, request, url_for
+from flask import flash, render_template, request, url_for
 from flask_babel import get_timezone
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.echelons import bp
-from scorekeeper.echelons.family import FAMILY, CorrectionKind
+from scorekeeper.echelons.family import FAMILY, CorrectionKind, game_line
 from scorekeeper.echelons.forms import LogForm, RaceForm, SetupForm
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
-from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
+from scorekeeper.games.entries import (
+    EntryKind,
+    EntryWords,
+    Outcome,
+    add_entry_routes,
+    game_page,
+    start_new_game,
+)
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
-from scorekeeper.games.lookup import get_game_or_404, scorers_game
-from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.lookup import get_game_or_404
+from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
@@ -89,13 +97,15 @@ def entry_form(game: EchelonsGame, **kwargs: Any) -> LogForm | RaceForm:
 
 
 def render_page(
-    game: EchelonsGame, form: LogForm | RaceForm | None = None, status: int = 200
+    game: EchelonsGame,
+    form: LogForm | RaceForm | None = None,
+    status: int = 200,
+    conflict: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
     scorer = is_scorer(game.id, game.family)
     if scorer and form is None:
-        form = entry_form(
-            game, formdata=None, data={"version": game.version, "played_on": table_today()}
-        )
+        data = {"drawn_from": game.version, "played_on": table_today()}
+        form = entry_form(game, formdata=None, data=data)
     games = game.patience_games
     return render_template(
         "echelons/page.html",
@@ -109,8 +119,11 @@ def render_page(
         months_shown=MONTHS_SHOWN,
         bars=chart(games),
         tally=echelons.race_tally(game.winners),
-        undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
+        undo_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
         links=share_links(game) if scorer else None,
+        conflict=conflict,
+        conflict_form=ConfirmForm() if conflict else None,
+        next_game=len(game.entries) + 1,
         here=url_for(".page", game_id=game.id),
         live_game=game,
     ), status
@@ -126,106 +139,77 @@ def page(game_id: str) -> Response | str:
     return kept_game_page(FAMILY, game_id, draw, table_today())
 
 
-def put_entry(record: PatienceRecord, form: LogForm | RaceForm) -> None:
-    record.played_on = form.played_on.data
-    if isinstance(form, RaceForm):
-        record.left_a, record.left_b = form.left_a.data, form.left_b.data
-    else:
-        record.cards_home, record.minutes = form.cards, form.minutes.data
+class PatienceGames(EntryKind[EchelonsGame, PatienceRecord]):
+    """A game of patience of a log, or a game of a race, numbered by its place."""
 
+    game = EchelonsGame
+    endpoint = "game"
+    listed = "entries"
+    corrected = CorrectionKind.GAME
+    draw = staticmethod(render_page)
+    deleted = CorrectionKind.DELETED
+    words = EntryWords(
+        label=_l("Game %(number)d"),
+        entered=_l("Game %(number)d logged: %(entry)s."),
+        corrected=_l("Game %(number)d corrected."),
+        unchanged=_l("Game %(number)d is unchanged."),
+        changed_meanwhile=_l(
+            "Game %(number)d was changed on another phone while you corrected it: it now reads "
+            "%(now)s. Yours is kept below; save again to put it instead."
+        ),
+        not_now=_l("That game is not the next one to log; nothing was changed."),
+        deleted=_l("Game %(number)d deleted."),
+    )
 
-@bp.post("/<game_id>/games")
-def enter_game(game_id: str) -> Outcome:
-    """Log one game of patience, or one race game."""
-
-    def change(game: EchelonsGame) -> Outcome | None:
-        form = entry_form(game)
-        if not form.check():
-            return render_page(game, form, 422)
-        if form.version.data != str(game.version) and game.entries:
-            latest = PatienceRecord()
-            put_entry(latest, form)
-            if latest.code == game.entries[-1].code:  # the same form sent twice
-                return game_page(game)
-        number = max((r.number for r in game.entries), default=0) + 1
-        record = PatienceRecord(number=number)
-        put_entry(record, form)
-        game.entries.append(record)
-        return None
-
-    return write_entry(lambda: scorers_game(game_id, EchelonsGame), change)
-
-
-def entry_or_404(game: EchelonsGame, number: int) -> PatienceRecord:
-    if not 0 < number <= len(game.entries):
-        abort(404)
-    return game.entries[number - 1]
-
-
-@bp.route("/<game_id>/games/<int:number>/edit", methods=["GET", "POST"])
-def edit_game(game_id: str, number: int) -> Outcome:
-    """Correct a game of the log or of the race; logged."""
-
-    def change(game: EchelonsGame) -> Outcome | None:
-        record = entry_or_404(game, number)
-        if request.method == "GET":
-            data: dict[str, Any] = {"played_on": record.played_on, "version": game.version}
-            if game.race:
-                data.update(left_a=record.left_a, left_b=record.left_b)
-            else:
-                data.update(
-                    cards_home=record.cards_home if record.cards_home != 52 else None,
-                    minutes=record.minutes,
-                )
-            return render_edit(game, record, entry_form(game, data=data))
-        form = entry_form(game)
-        if not form.check():
-            return render_edit(game, record, form, 422)
-        old = record.code
-        put_entry(record, form)
-        if record.code == old:
-            flash(_("Game %(number)d is unchanged.", number=number))
+    def refuse(self, game: EchelonsGame, key: int) -> Outcome | None:
+        if key != len(game.entries) + 1:
+            flash(self.say(self.words.not_now, key), "error")
             return game_page(game)
-        game.corrections.append(
-            Correction(number=number, kind=CorrectionKind.GAME, old=old, new=record.code)
-        )
         return None
 
-    def corrected(game: EchelonsGame) -> None:
-        flash(_("Game %(number)d corrected.", number=number))
+    def form(self, game: EchelonsGame, key: int, **kwargs: Any) -> LogForm | RaceForm:
+        return entry_form(game, **kwargs)
 
-    return write_entry(lambda: scorers_game(game_id, EchelonsGame), change, corrected)
+    def form_data(self, game: EchelonsGame, entry: PatienceRecord) -> dict[str, Any]:
+        if game.race:
+            return {"played_on": entry.played_on, "left_a": entry.left_a, "left_b": entry.left_b}
+        won = entry.cards_home == echelons.CARDS
+        return {
+            "played_on": entry.played_on,
+            "cards_home": None if won else entry.cards_home,
+            "minutes": entry.minutes,
+        }
+
+    def new(self, game: EchelonsGame, key: int) -> PatienceRecord:
+        return PatienceRecord(number=max((r.number for r in game.entries), default=0) + 1)
+
+    def put(self, game: EchelonsGame, entry: PatienceRecord, form: Any) -> None:
+        entry.played_on = form.played_on.data
+        if isinstance(form, RaceForm):
+            entry.left_a, entry.left_b = form.left_a.data, form.left_b.data
+        else:
+            entry.cards_home, entry.minutes = form.cards, form.minutes.data
+
+    def text(self, game: EchelonsGame, entry: PatienceRecord) -> str:
+        return game_line(game, entry)
+
+    def again(self, game: EchelonsGame, key: int, mine: PatienceRecord) -> list[tuple[str, str]]:
+        last = game.entries[-1] if game.entries else None
+        if last is None or last.code != mine.code:
+            return []
+        return [(self.label(key - 1), self.text(game, last))]
+
+    def render_correction(
+        self, game: EchelonsGame, key: int, entry: PatienceRecord, form: Any, status: int = 200
+    ) -> tuple[str, int]:
+        return render_template(
+            "echelons/edit.html",
+            game=game,
+            number=key,
+            form=form,
+            delete_form=ConfirmForm(data={"drawn_from": entry.code}),
+        ), status
 
 
-def render_edit(
-    game: EchelonsGame, record: PatienceRecord, form: LogForm | RaceForm, status: int = 200
-) -> tuple[str, int]:
-    return render_template(
-        "echelons/edit.html",
-        game=game,
-        record=record,
-        number=game.entries.index(record) + 1,
-        form=form,
-        delete_form=ConfirmForm(data={"version": game.version}),
-    ), status
-
-
-@bp.post("/<game_id>/games/<int:number>/delete")
-def delete_game(game_id: str, number: int) -> Outcome:
-    """Delete a game of the log or of the race; logged."""
-
-    def change(game: EchelonsGame) -> Outcome | None:
-        record = entry_or_404(game, number)
-        if not ConfirmForm.drawn_from(game):
-            flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
-            return game_page(game)
-        game.entries.remove(record)
-        game.corrections.append(
-            Correction(number=number, kind=CorrectionKind.DELETED, old=record.code)
-        )
-        return None
-
-    def deleted(game: EchelonsGame) -> None:
-        flash(_("Game %(number)d deleted.", number=number))
-
-    return write_entry(lambda: scorers_game(game_id, EchelonsGame), change, deleted)
+GAMES = PatienceGames()
+add_entry_routes(bp, GAMES, "/games/<int:number>")

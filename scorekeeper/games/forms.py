@@ -11,18 +11,24 @@ from scorekeeper.forms import Form
 from scorekeeper.games.models import Game
 
 
-class ConfirmForm(Form):
-    """A POST-only button (undo, delete): nothing but the CSRF token and the game's version
-    (its live version: see Game.live_version)."""
+class ChangeForm(Form):
+    """A form that changes a game. It carries what it was drawn from (the version of the game,
+    or of the club table it enters for, or the entry it corrects, as a code), which is checked
+    before anything changes: a form drawn before another phone's change is caught."""
 
-    version = HiddenField()
+    drawn_from = HiddenField()
+
+
+class ConfirmForm(ChangeForm):
+    """A POST-only button (undo, delete, close): nothing but the CSRF token and what it was
+    drawn from."""
 
     @classmethod
-    def drawn_from(cls, game: Game) -> bool:
-        """Whether the button sent was drawn from the game as it is now: its token valid, its
-        version the stored one (another phone's change since makes it stale)."""
+    def sent_as_drawn(cls, game: Game) -> bool:
+        """Whether the button sent was drawn from the game as it is now (its live version: see
+        Game.live_version), its token valid."""
         form = cls()
-        return bool(form.validate()) and form.version.data == str(game.live_version)
+        return bool(form.validate()) and form.drawn_from.data == str(game.live_version)
 
 
 class ImportForm(Form):

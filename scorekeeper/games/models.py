@@ -8,6 +8,7 @@ entries (rounds, deals, ...) live in tables of its own. Nothing derived is store
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,6 +33,33 @@ def new_scorer_token() -> str:
 
 VALUES_LENGTH = 120
 """Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
+
+
+class Setting:
+    """One of the settings a table chose when the game started, kept in the game's JSON
+    column under the attribute's name (or ``key``): read through ``read`` (``default`` where
+    the game has none), stored as ``stored`` gives it."""
+
+    def __init__(
+        self,
+        read: Callable[[Any], Any],
+        default: Any = None,
+        *,
+        key: str = "",
+        stored: Callable[[Any], Any] = lambda value: value,
+    ) -> None:
+        self.read, self.default, self.key, self.stored = read, default, key, stored
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = self.key or name
+
+    def __get__(self, game: Game | None, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+        return self.read(game.settings.get(self.key, self.default))
+
+    def __set__(self, game: Game, value: Any) -> None:
+        game.setting(self.key, self.stored(self.read(value)))
 
 
 class Correction(db.Model):

@@ -115,7 +115,7 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         family can, filled in again)."""
         game = scorers_game(game_id, family.game)
         changed = _("The game changed since this page was drawn; nothing was undone.")
-        if not ConfirmForm.drawn_from(game):
+        if not ConfirmForm.sent_as_drawn(game):
             flash(changed, "error")
             return game_page(game)
         taken = family.take_back(game)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_decimal, format_time, ngettext
+from flask_babel import format_datetime, format_decimal, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -19,6 +19,7 @@ from scorekeeper.contract.labels import (
     contract_label,
     result_label,
 )
+from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules.bridge import Seat, Side, board_dealer, board_vulnerability
@@ -150,21 +151,24 @@ def take_back(game: Game) -> TakenBack | None:
     return TakenBack(logged, message)
 
 
-def describe(game: Game, change: Correction) -> str:
+def table_of(game: Game, change: Correction) -> dict[str, int]:
+    """The board and the table of a log's line (its codes name the table)."""
     record = result_from_code(change.old) or result_from_code(change.new)
-    details = {
-        "board": change.number,
-        "table": record.table if record is not None else 0,
-        "time": format_time(change.made_at, "short"),
-        "old": logged_result(change.old),
-        "new": logged_result(change.new),
-    }
-    if change.kind == CorrectionKind.RESULT:
-        return _(
-            "Board %(board)d, table %(table)d, corrected at %(time)s: %(old)s → %(new)s",
-            **details,
-        )
-    return _("Board %(board)d, table %(table)d at %(time)s: taken back (%(old)s)", **details)
+    return {"board": change.number, "table": record.table if record is not None else 0}
+
+
+describe = describer(
+    {
+        CorrectionKind.RESULT: _l(
+            "Board %(board)d, table %(table)d, corrected at %(time)s: %(old)s → %(new)s"
+        ),
+        CorrectionKind.UNDO_RESULT: _l(
+            "Board %(board)d, table %(table)d at %(time)s: taken back (%(old)s)"
+        ),
+    },
+    lambda game, change, code: logged_result(code),
+    table_of,
+)
 
 
 def file_kind(game: Game) -> str:

@@ -10,7 +10,7 @@ from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import bridge
 from scorekeeper.rules.bridge import Seat, Side
 
@@ -44,32 +44,13 @@ class TeamsGame(Game):
         cascade="all, delete-orphan",
     )
 
-    @property
-    def team_names(self) -> tuple[str, str]:
-        first, second = self.settings.get("teams", ("A", "B"))
-        return str(first), str(second)
-
-    @team_names.setter
-    def team_names(self, value: tuple[str, str]) -> None:
-        self.setting("teams", list(value))
-
-    @property
-    def boards(self) -> int:
-        """How many boards the match has (the victory point scale depends on it)."""
-        return int(self.settings.get("boards", 1))
-
-    @boards.setter
-    def boards(self, value: int) -> None:
-        self.setting("boards", int(value))
-
-    @property
-    def first_board(self) -> int:
-        """The number of the match's first board: dealer and vulnerability follow from it."""
-        return int(self.settings.get("first_board", 1))
-
-    @first_board.setter
-    def first_board(self, value: int) -> None:
-        self.setting("first_board", int(value))
+    team_names = Setting(
+        lambda names: (str(names[0]), str(names[1])), ("A", "B"), key="teams", stored=list
+    )
+    boards = Setting(int, 1)
+    """How many boards the match has (the victory point scale depends on it)."""
+    first_board = Setting(int, 1)
+    """The number of the match's first board: dealer and vulnerability follow from it."""
 
     @property
     def board_numbers(self) -> range:

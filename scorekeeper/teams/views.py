@@ -6,22 +6,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, render_template, request, url_for
+from flask import flash, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.contract.labels import SEAT_NAMES, rule_message
-from scorekeeper.games.entries import Outcome, game_page, start_new_game, write_entry
+from scorekeeper.games.entries import (
+    EntryKind,
+    EntryWords,
+    Outcome,
+    add_entry_routes,
+    game_page,
+    start_new_game,
+)
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
-from scorekeeper.games.lookup import get_game_or_404, scorers_game
-from scorekeeper.games.models import Correction, Player
+from scorekeeper.games.lookup import get_game_or_404
+from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
-from scorekeeper.rules.common import RuleError
 from scorekeeper.teams import bp
 from scorekeeper.teams.family import FAMILY, CorrectionKind, logged_code, points, result_text
 from scorekeeper.teams.forms import RESULTS, ResultForm, SetupForm
@@ -57,15 +64,17 @@ def setup() -> str | Response | tuple[str, int]:
 
 def render_match(
     game: TeamsGame,
-    match: Match | None = None,
     form: ResultForm | None = None,
     status: int = 200,
     conflict: dict[str, Any] | None = None,
+    *,
+    match: Match | None = None,
 ) -> tuple[str, int]:
     match = match or score_match(game)
     scorer = is_scorer(game.id, game.family)
     if scorer and form is None and match.next is not None:
-        form = ResultForm(game, match.next[1], formdata=None, data={"version": game.version})
+        data = {"drawn_from": game.version}
+        form = ResultForm(game, match.next[1], formdata=None, data=data)
     return render_template(
         "teams/match.html",
         game=game,
@@ -73,7 +82,7 @@ def render_match(
         form=form,
         results=RESULTS,
         scorer=scorer,
-        undo_form=ConfirmForm(data={"version": game.version}) if scorer else None,
+        undo_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
         links=share_links(game) if scorer else None,
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
@@ -93,31 +102,44 @@ def match(game_id: str) -> Response | str:
     return kept_game_page(FAMILY, game_id, draw)
 
 
-def put_result(record: TableResult, form: ResultForm) -> None:
-    """The form's result in the record (a passed-out board keeps nothing else)."""
-    form.put_into(record)
+class Results(EntryKind[TeamsGame, TableResult]):
+    """Each table's result on each board, found by the board and the table."""
 
+    game = TeamsGame
+    endpoint = "result"
+    listed = "results"
+    corrected = CorrectionKind.RESULT
+    score = staticmethod(score_match)
+    explain = staticmethod(rule_message)
+    draw = staticmethod(render_match)
+    said = staticmethod(result_text)
+    words = EntryWords(
+        label=_l("Board %(board)d, table %(table)d"),
+        entered=_l("Board %(board)d, table %(table)d entered: %(entry)s."),
+        corrected=_l("Board %(board)d, table %(table)d corrected; the match is scored again."),
+        unchanged=_l("Board %(board)d, table %(table)d is unchanged."),
+        changed_meanwhile=_l(
+            "This result was changed on another phone while you corrected it: it now reads "
+            "%(now)s. Yours is kept below; save again to put it instead."
+        ),
+        not_now=_l("That result is entered already; nothing was changed."),
+    )
 
-def scores(game: TeamsGame, form: ResultForm) -> bool:
-    """Whether the engine scores the match as changed; if not, its refusal is on the form."""
-    try:
-        score_match(game)
-    except RuleError as error:
-        form.form_errors.append(rule_message(error))
-        return False
-    return True
+    def key(self, **route: Any) -> tuple[int, int]:
+        return route["board"], route["table"]
 
+    def route(self, key: tuple[int, int]) -> dict[str, Any]:
+        return {"board": key[0], "table": key[1]}
 
-@bp.post("/<game_id>/boards/<int:board>/tables/<int:table>")
-def enter_result(game_id: str, board: int, table: int) -> Outcome:
-    """Store the next table's result."""
+    def logged_at(self, key: tuple[int, int]) -> tuple[int, int | None]:
+        return key[0], None
 
-    def change(game: TeamsGame) -> Outcome | None:
+    def find(self, game: TeamsGame, key: tuple[int, int]) -> TableResult | None:
+        return game.result(*key)
+
+    def refuse(self, game: TeamsGame, key: tuple[int, int]) -> Outcome | None:
         match = score_match(game)
-        form = ResultForm(game, table if table in TABLES else 1)
-        if (stored := game.result(board, table)) is not None:
-            return entered_elsewhere(game, match, form, stored)
-        if match.next != (board, table):
+        if match.next != key:
             message = (
                 _("The match is over; nothing was changed.")
                 if match.finished
@@ -125,146 +147,35 @@ def enter_result(game_id: str, board: int, table: int) -> Outcome:
             )
             flash(message, "error")
             return game_page(game)
-        if not form.check():
-            return render_match(game, match, form, 422)
-        record = TableResult(board=board, table=table)
-        put_result(record, form)
-        game.results.append(record)
-        if not scores(game, form):
-            game.results.remove(record)
-            return render_match(game, match, form, 422)
         return None
 
-    def entered(game: TeamsGame) -> None:
-        text = result_text(game.results[-1])
-        flash(
-            _(
-                "Board %(board)d, table %(table)d entered: %(result)s.",
-                board=board,
-                table=table,
-                result=text,
-            )
-        )
+    def form(self, game: TeamsGame, key: tuple[int, int], **kwargs: Any) -> ResultForm:
+        return ResultForm(game, key[1] if key[1] in TABLES else 1, **kwargs)
 
-    return write_entry(lambda: scorers_game(game_id, TeamsGame), change, entered)
+    def form_data(self, game: TeamsGame, entry: TableResult) -> dict[str, Any]:
+        return ResultForm.data_of(entry)
 
+    def new(self, game: TeamsGame, key: tuple[int, int]) -> TableResult:
+        return TableResult(board=key[0], table=key[1])
 
-def entered_elsewhere(
-    game: TeamsGame, match: Match, form: ResultForm, stored: TableResult
-) -> Outcome:
-    """A result already entered: the same again changes nothing; another phone's is shown
-    beside mine, and one tap puts mine in its place."""
-    if not form.check():
-        flash(_("That result is entered already; nothing was changed."), "error")
-        return game_page(game)
-    mine = TableResult(board=stored.board, table=stored.table)
-    put_result(mine, form)
-    if mine.values == stored.values:
-        return game_page(game)
-    where = _("Board %(board)d, table %(table)d", board=stored.board, table=stored.table)
-    conflict = {
-        "title": _(
-            "Board %(board)d, table %(table)d was entered on another phone",
-            board=stored.board,
-            table=stored.table,
-        ),
-        "theirs": [(where, result_text(stored))],
-        "mine": [(where, result_text(mine))],
-        "action": url_for(".edit_result", game_id=game.id, board=stored.board, table=stored.table),
-        "hidden": {
-            "original": stored.code,
-            **{name: request.form.get(name, "") for name in RESULT_FIELDS},
-        },
-    }
-    return render_match(game, match, status=409, conflict=conflict)
+    def code(self, entry: TableResult) -> str:
+        return logged_code(entry)
+
+    def render_correction(
+        self,
+        game: TeamsGame,
+        key: tuple[int, int],
+        entry: TableResult,
+        form: Any,
+        status: int = 200,
+    ) -> tuple[str, int]:
+        return render_template(
+            "teams/edit.html", game=game, record=entry, form=form, results=RESULTS
+        ), status
 
 
-RESULT_FIELDS = ("level", "strain", "declarer", "doubled", "result")
-
-
-# --- Corrections ------------------------------------------------------------------------------
-
-
-def result_or_404(game: TeamsGame, board: int, table: int) -> TableResult:
-    record = game.result(board, table)
-    if record is None:
-        abort(404)
-    return record
-
-
-def form_data(record: TableResult) -> dict[str, Any]:
-    """A result as its correction form starts."""
-    if record.is_passed_out:
-        return {"result": "passed"}
-    return {
-        "level": record.level,
-        "strain": record.strain,
-        "declarer": record.declarer,
-        "doubled": record.doubled,
-        "result": str((record.tricks or 0) - 6 - (record.level or 0)),
-    }
-
-
-@bp.route("/<game_id>/boards/<int:board>/tables/<int:table>/edit", methods=["GET", "POST"])
-def edit_result(game_id: str, board: int, table: int) -> Outcome:
-    """Correct a table's result: the match is scored again from the results, and the change
-    logged."""
-
-    def change(game: TeamsGame) -> Outcome | None:
-        record = result_or_404(game, board, table)
-        if request.method == "GET":
-            data = {**form_data(record), "version": game.version}
-            return render_edit(game, record, ResultForm(game, table, data=data))
-        form = ResultForm(game, table)
-        original = request.form.get("original")
-        if original is not None and original != record.code:
-            form.form_errors.append(
-                _(
-                    "This result was changed on another phone while you corrected it: it now "
-                    "reads %(now)s. Yours is kept below; save again to put it instead.",
-                    now=result_text(record),
-                )
-            )
-            return render_edit(game, record, form, 409)
-        if not form.check():
-            return render_edit(game, record, form, 422)
-        old, saved = logged_code(record), record.values
-        put_result(record, form)
-        if logged_code(record) == old:
-            flash(_("Board %(board)d, table %(table)d is unchanged.", board=board, table=table))
-            return game_page(game)
-        if not scores(game, form):
-            for name, value in saved.items():
-                setattr(record, name, value)
-            return render_edit(game, record, form, 422)
-        game.corrections.append(
-            Correction(number=board, kind=CorrectionKind.RESULT, old=old, new=logged_code(record))
-        )
-        return None
-
-    def corrected(game: TeamsGame) -> None:
-        flash(
-            _(
-                "Board %(board)d, table %(table)d corrected; the match is scored again.",
-                board=board,
-                table=table,
-            )
-        )
-
-    return write_entry(lambda: scorers_game(game_id, TeamsGame), change, corrected)
-
-
-def render_edit(
-    game: TeamsGame, record: TableResult, form: ResultForm, status: int = 200
-) -> tuple[str, int]:
-    return render_template(
-        "teams/edit.html",
-        game=game,
-        record=record,
-        form=form,
-        results=RESULTS,
-        original=record.code,
-    ), status
+RESULTS_KIND = Results()
+add_entry_routes(bp, RESULTS_KIND, "/boards/<int:board>/tables/<int:table>")
 
 
 # --- On paper and in a spreadsheet ------------------------------------------------------------

@@ -167,7 +167,7 @@ def test_the_printouts_fit_their_pages(browser: Browser, live_server: str, tmp_p
                 action = form.get_attribute("action")
                 fields = {
                     "csrf_token": form.locator("[name=csrf_token]").input_value(),
-                    "version": form.locator("[name=version]").input_value(),
+                    "drawn_from": form.locator("[name=drawn_from]").input_value(),
                     **random_result(rng),
                 }
                 response = page.request.post(

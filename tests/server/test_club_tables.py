@@ -12,7 +12,7 @@ from tests.server.conftest import Phone, Server
 TABLES = 15
 TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/\d+/[0-9a-f]+)"')
 ENTRY = re.compile(r'action="(/club/[^"]+/table/\d+/[0-9a-f]+/\d+/\d+)"')
-VERSION = re.compile(r'name="version" value="(\d+)"')
+VERSION = re.compile(r'name="drawn_from" type="hidden" value="(\d+)"')
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 NONCE = re.compile(r'name="nonce" type="hidden" value="([^"]*)"')
 
@@ -50,7 +50,11 @@ def test_fifteen_tables_enter_at_once(servers: list[Server]) -> None:
                 barrier.abort()  # the others do not wait for a table that has nothing to send
                 return
             barrier.wait(timeout=60)  # every table sends at the same moment
-            data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+            data = {
+                "csrf_token": token.group(1),
+                "drawn_from": version.group(1),
+                "result": "passed",
+            }
             status, _body, _location = phone.request(entry.group(1), data)
         except threading.BrokenBarrierError:
             refused.append((index + 1, "another table did not come"))

@@ -68,3 +68,14 @@ def forms_of(page: str) -> list[PageForm]:
     reader = FormReader()
     reader.feed(page)
     return [form for form in reader.forms if form.method == "post"]
+
+
+def form_to(page: str, part: str) -> PageForm:
+    """The one form of ``page`` sent to an address containing ``part``."""
+    (form,) = [form for form in forms_of(page) if part in form.action]
+    return form
+
+
+def as_drawn(form: PageForm) -> dict[str, str]:
+    """A form's fields as the page drew them (the first value each offers)."""
+    return {name: values[0] for name, values in form.fields.items() if values}

@@ -16,8 +16,9 @@ from scorekeeper.rules.ascenseur import PRESETS
 
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 NONCE = re.compile(r'id="nonce" name="nonce" type="hidden" value="([^"]*)"')
-VERSION = re.compile(r'id="version" name="version" type="hidden" value="([^"]*)"')
-ORIGINAL = re.compile(r'id="original" name="original" type="hidden" value="([^"]*)"')
+DRAWN_FROM = re.compile(r'id="drawn_from" name="drawn_from" type="hidden" value="([^"]*)"')
+"""What a form was drawn from: the game's version, or the entry a correction form changes."""
+VERSION = ORIGINAL = DRAWN_FROM
 
 
 def text(response: TestResponse) -> str:
@@ -79,7 +80,7 @@ class Table:
         page = text(self.client.get(self.game_url))
         token, version = TOKEN.search(page), VERSION.search(page)
         assert token and version
-        data: dict[str, Any] = {"csrf_token": token.group(1), "version": version.group(1)}
+        data: dict[str, Any] = {"csrf_token": token.group(1), "drawn_from": version.group(1)}
         for seat, value in enumerate(values):
             if value is not None:
                 data[f"{prefix}_{seat}"] = str(value)
@@ -115,4 +116,4 @@ class Table:
         page = text(self.client.get(f"{self.game_url}/rounds/{number}/edit"))
         token, original = TOKEN.search(page), ORIGINAL.search(page)
         assert token and original
-        return {"csrf_token": token.group(1), "original": html.unescape(original.group(1))}
+        return {"csrf_token": token.group(1), "drawn_from": html.unescape(original.group(1))}

@@ -297,7 +297,7 @@ def test_bids_entered_on_two_phones_are_shown_side_by_side(table: Table, app: Fl
     # One tap puts mine instead: the correction is logged like any other.
     form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page))
     form["csrf_token"] = TOKEN.findall(page)[-1]
-    form["original"] = html.unescape(form["original"])
+    form["drawn_from"] = html.unescape(form["drawn_from"])
     response = table.client.post(f"{table.game_url}/rounds/1/edit", data=form)
     assert response.status_code == 302
     assert stored(app)[1] == [(1, [1, 1, 1, 0], None)]
@@ -329,7 +329,7 @@ def test_a_correction_over_another_phones_correction_keeps_both(table: Table, ap
         **fields,
         **{f"tricks_{s}": t for s, t in enumerate((0, 0, 1, 0))},
     }
-    again["original"] = html.unescape(ORIGINAL.search(page).group(1))  # type: ignore[union-attr]
+    again["drawn_from"] = html.unescape(ORIGINAL.search(page).group(1))  # type: ignore[union-attr]
     assert table.client.post(f"{table.game_url}/rounds/1/edit", data=again).status_code == 302
     assert stored(app)[1] == [(1, [1, 1, 0, 0], [0, 0, 1, 0])]
 
@@ -402,10 +402,10 @@ def test_undo_takes_back_the_last_tricks_then_the_last_bids(table: Table, app: F
     table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
     undo = f"{table.game_url}/undo"
     version = re.search(
-        r'name="version" type="hidden" value="(\d+)"', text(table.client.get(table.game_url))
+        r'name="drawn_from" type="hidden" value="(\d+)"', text(table.client.get(table.game_url))
     )
     assert version
-    data = {"csrf_token": table.token(table.game_url), "version": version.group(1)}
+    data = {"csrf_token": table.token(table.game_url), "drawn_from": version.group(1)}
     assert table.client.post(undo, data=data).status_code == 302
     assert stored(app)[1] == [(1, [1, 1, 0, 0], None)]
     stale = table.client.post(undo, data=data)  # the same button pressed again
@@ -529,9 +529,9 @@ def test_taking_back_tricks_fills_them_in_again(table: Table, app: Flask) -> Non
     table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
     page = text(table.client.get(table.game_url))
     assert "Take back round 1's tricks" in page
-    version = re.search(r'name="version" type="hidden" value="(\d+)"', page)
+    version = re.search(r'name="drawn_from" type="hidden" value="(\d+)"', page)
     assert version
-    data = {"csrf_token": table.token(table.game_url), "version": version.group(1)}
+    data = {"csrf_token": table.token(table.game_url), "drawn_from": version.group(1)}
     response = table.client.post(f"{table.game_url}/undo", data=data)
     page = text(table.client.get(response.headers["Location"]))
     assert "The numbers are filled in again below." in page

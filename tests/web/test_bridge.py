@@ -19,11 +19,12 @@ from scorekeeper.bridge.models import BridgeGame
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules import bridge
+from tests.web.crawler import as_drawn, form_to
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_fuzz import database_content
 
 FOUR = ("Anne", "Bruno", "Chloé", "Denis")
-VERSION = re.compile(r'name="version" type="hidden" value="(\d+)"')
+VERSION = re.compile(r'name="drawn_from" type="hidden" value="(\d+)"')
 
 
 class Evening:
@@ -54,7 +55,13 @@ class Evening:
         page = text(self.client.get(self.url))
         token, version = TOKEN.search(page), VERSION.search(page)
         assert token and version
-        return {"csrf_token": token.group(1), "version": version.group(1)}
+        return {"csrf_token": token.group(1), "drawn_from": version.group(1)}
+
+    def delete(self, number: int):  # type: ignore[no-untyped-def]
+        """Delete a deal from its correction page, as drawn."""
+        page = text(self.client.get(f"{self.url}/deals/{number}/edit"))
+        form = form_to(page, "/delete")
+        return self.client.post(form.action, data=as_drawn(form))
 
     def deal(self, number: int, **deal: Any):  # type: ignore[no-untyped-def]
         data = {**self.fields(), **{name: str(value) for name, value in deal.items()}}
@@ -189,13 +196,13 @@ def test_a_deal_is_corrected_and_deleted_and_both_are_logged(evening: Evening, a
     evening.played(2, "2H", "E", -1)
     edit = text(evening.client.get(f"{evening.url}/deals/1/edit"))
     token = TOKEN.search(edit)
-    original = re.search(r'name="original" value="([^"]+)"', edit)
+    original = re.search(r'name="drawn_from" type="hidden" value="([^"]+)"', edit)
     assert token and original
     response = evening.client.post(
         f"{evening.url}/deals/1/edit",
         data={
             "csrf_token": token.group(1),
-            "original": original.group(1),
+            "drawn_from": original.group(1),
             "level": "4",
             "strain": "S",
             "declarer": "N",
@@ -207,8 +214,7 @@ def test_a_deal_is_corrected_and_deleted_and_both_are_logged(evening: Evening, a
     page = text(evening.client.get(evening.url))
     assert "Deal 1 corrected; the pad is redrawn." in page
     assert "Deal 1 corrected at" in page and "4♠ by N, made → 4♠X by N, +1" in page
-    fields = evening.fields()
-    response = evening.client.post(f"{evening.url}/deals/2/delete", data=fields)
+    response = evening.delete(2)
     assert response.status_code == 302
     page = text(evening.client.get(evening.url))
     assert "Deal 2 deleted at" in page and "(2♥ by E, −1)" in page
@@ -345,7 +351,7 @@ def test_the_sheet_shows_every_rubber_and_a_viewer_cannot_enter(
 
 FUZZ_FIELDS = [
     "csrf_token",
-    "version",
+    "drawn_from",
     "nonce",
     "north",
     "east",
@@ -360,7 +366,6 @@ FUZZ_FIELDS = [
     "doubled",
     "honours",
     "result",
-    "original",
     "action",
 ]
 FUZZ_VALUES = st.one_of(
@@ -440,9 +445,9 @@ def test_no_post_breaks_an_evening_or_changes_what_it_refuses(
 def edit_deal(evening: Evening, number: int, **deal: object):  # type: ignore[no-untyped-def]
     page = text(evening.client.get(f"{evening.url}/deals/{number}/edit"))
     token = TOKEN.search(page)
-    original = re.search(r'name="original" value="([^"]+)"', page)
+    original = re.search(r'name="drawn_from" type="hidden" value="([^"]+)"', page)
     assert token and original
-    data = {"csrf_token": token.group(1), "original": original.group(1)}
+    data = {"csrf_token": token.group(1), "drawn_from": original.group(1)}
     return evening.client.post(
         f"{evening.url}/deals/{number}/edit",
         data={**data, **{name: str(value) for name, value in deal.items()}},
@@ -461,7 +466,7 @@ def test_a_rubber_over_stays_over_once_the_next_one_has_begun(evening: Evening, 
     assert "Now: 4♠ by N, made." in text(response)
     fine = edit_deal(evening, 2, level=4, strain="S", declarer="N", result=1)
     assert fine.status_code == 302
-    deleted = evening.client.post(f"{evening.url}/deals/1/delete", data=evening.fields())
+    deleted = evening.delete(1)
     assert deleted.status_code == 302
     page = text(evening.client.get(evening.url))
     assert "Rubber 1 would not be over any more" in page
@@ -646,8 +651,9 @@ def test_the_last_deal_sent_again_from_a_page_drawn_before_it_asks_before_enteri
     again = evening.client.post(f"{evening.url}/deals/2", data={**before, **deal})
     assert again.status_code == 409
     page = text(again)
-    assert "This deal is already entered as deal 1: enter it again?" in page
-    assert "Deal 1 <strong>4♠ by N, made</strong>" in page
+    assert "Deal 2: the game changed since this page was drawn" in page
+    assert "Deal 1 <strong>4♠ by N, made</strong>" in page  # what is entered already
+    assert "Deal 2 <strong>4♠ by N, made</strong>" in page  # and what was sent again
     with app.app_context():
         assert len(evening.game(app).deals) == 1
     # One tap enters it again: the question's form is drawn from the game as it is now.
@@ -656,7 +662,7 @@ def test_the_last_deal_sent_again_from_a_page_drawn_before_it_asks_before_enteri
     assert 'action="' + evening.url + '/deals/2"' in question
     hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', question))
     token = TOKEN.search(question)
-    assert token and hidden["version"] == evening.fields()["version"]
+    assert token and hidden["drawn_from"] == evening.fields()["drawn_from"]
     response = evening.client.post(
         f"{evening.url}/deals/2", data={"csrf_token": token.group(1), **hidden}
     )

@@ -31,13 +31,13 @@ from scorekeeper.rules.duplicate import Pair
 from scorekeeper.rules.movements import howell, mitchell
 from tests.rules.test_pbn import whole_event
 from tests.rules.test_usebio import NOT_PLAYED, club_program_file, count
-from tests.web.crawler import forms_of
+from tests.web.crawler import as_drawn, forms_of
 from tests.web.table import NONCE, TOKEN, text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/(\d+)/[0-9a-f]+)"')
 ENTRY = re.compile(r'action="(/club/[^"]+/table/\d+/[0-9a-f]+/(\d+)/(\d+))"')
-VERSION = re.compile(r'name="version" value="(\d+)"')
+VERSION = re.compile(r'name="drawn_from" type="hidden" value="(\d+)"')
 SMALL = {
     "movement": "mitchell",
     "tables": "3",
@@ -75,7 +75,7 @@ class Club:
         page = text(self.client.get(self.tables[table]))
         entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
         assert entry and token and version, page
-        data = {"csrf_token": token.group(1), "version": version.group(1), **fields}
+        data = {"csrf_token": token.group(1), "drawn_from": version.group(1), **fields}
         response = self.client.post(entry.group(1), data=data)
         return int(entry.group(2)), int(entry.group(3)), response.status_code
 
@@ -233,7 +233,7 @@ def test_a_table_sees_its_board_dealer_and_vulnerability_and_east_west_confirm(
     confirm, token, version = CONFIRM.search(page), TOKEN.search(page), VERSION.search(page)
     assert confirm and token and version
     response = client.post(
-        confirm.group(1), data={"csrf_token": token.group(1), "version": version.group(1)}
+        confirm.group(1), data={"csrf_token": token.group(1), "drawn_from": version.group(1)}
     )
     assert response.status_code == 302
     page = text(client.get(club.tables[2]))
@@ -254,7 +254,7 @@ def test_the_same_result_sent_twice_is_recorded_once_and_a_stale_one_is_shown_be
     assert entry and token and version
     data = {
         "csrf_token": token.group(1),
-        "version": version.group(1),
+        "drawn_from": version.group(1),
         "level": "4",
         "strain": "H",
         "declarer": "N",
@@ -282,7 +282,7 @@ def test_tables_keep_versions_of_their_own(client: FlaskClient, app: Flask) -> N
     entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
     assert entry and token and version
     club.enter(1, {"result": "passed"})
-    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    data = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
     assert client.post(entry.group(1), data=data).status_code == 302
     assert len(club.session(app).results) == 2
 
@@ -299,7 +299,7 @@ def test_a_table_link_enters_its_own_table_only(client: FlaskClient, app: Flask)
     entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
     assert entry and token and version
     wrong_board = re.sub(r"/(\d+)/(\d+)$", "/1/5", entry.group(1))
-    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    data = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
     assert client.post(wrong_board, data=data).status_code == 404
     assert club.session(app).results == []
 
@@ -388,14 +388,19 @@ def session_form(client: FlaskClient, url: str, action: str) -> dict[str, str]:
     return {name: values[0] for name, values in form.fields.items()}
 
 
-def director_post(client: FlaskClient, url: str, **fields: str) -> object:
-    page = text(client.get(url))
-    token = TOKEN.search(page)
-    version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', page)
-    assert token and version
-    return client.post(
-        url, data={"csrf_token": token.group(1), "version": version.group(1), **fields}
-    )
+def director_post(
+    client: FlaskClient, url: str, action: str | None = None, **fields: str
+) -> TestResponse:
+    """Send one of the director's forms at ``url``, as drawn: for a result, the result
+    (``action="result"``), artificial scores or the deletion; elsewhere, the page's form."""
+    forms = forms_of(text(client.get(url)))
+    if action is None:
+        (form,) = forms
+    elif action == "delete":
+        (form,) = [form for form in forms if form.action.endswith("/delete")]
+    else:
+        (form,) = [form for form in forms if form.fields.get("action") == [action]]
+    return client.post(form.action, data={**as_drawn(form), **fields})
 
 
 def test_the_director_corrects_gives_artificial_scores_deletes_and_undoes_all_logged(
@@ -408,19 +413,19 @@ def test_the_director_corrects_gives_artificial_scores_deletes_and_undoes_all_lo
     response = director_post(
         client, edit, action="result", level="4", strain="S", declarer="N", doubled="0", result="1"
     )
-    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert response.status_code == 302
     assert club.session(app).results[0].tricks == 11
     response = director_post(
         client, f"{club.url}/results/1/1/2", action="artificial", scores="A+/A-"
     )
-    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert response.status_code == 302
     page = text(client.get(club.url))
     assert "corrected" in page and "4♠ N made" in page and "4♠ N +1" in page
     assert "artificial: A+ to North-South, A- to East-West" in page
     travellers = text(client.get(f"{club.url}/travellers"))
     assert "A+ / A-" in travellers
     response = director_post(client, f"{club.url}/results/1/1/2", action="delete")
-    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert response.status_code == 302
     assert len(club.session(app).results) == 1
     response = client.post(f"{club.url}/undo", data=session_form(client, club.url, "undo"))
     assert response.status_code == 302
@@ -439,7 +444,7 @@ def test_a_closed_session_takes_no_more_results_from_the_tables(
     assert entry and token and version
     client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
     assert club.session(app).closed
-    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    data = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
     response = client.post(entry.group(1), data=data, follow_redirects=True)
     assert "The session is closed" in text(response)
     assert club.session(app).results == []
@@ -452,12 +457,12 @@ def test_pairs_names_show_in_the_ranking(client: FlaskClient, app: Flask) -> Non
     )
     names = {f"names-{index}": f"Joueur {index} – Partenaire" for index in range(6)}
     response = director_post(client, f"{club.url}/pairs", **names)
-    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert response.status_code == 302
     club.enter(1, {"result": "passed"})
     page = text(client.get(club.url))
     assert "Joueur 0 – Partenaire" in page
     bad = director_post(client, f"{club.url}/pairs", **{"names-0": "x" * 61})
-    assert bad.status_code == 422  # type: ignore[attr-defined]
+    assert bad.status_code == 422
 
 
 def test_butler_scoring_ranks_by_imps(client: FlaskClient, app: Flask) -> None:
@@ -697,7 +702,7 @@ def test_names_from_a_results_file_can_be_saved_again_as_they_are(
     page = text(client.get(f"{url}/pairs"))
     token, version = (
         TOKEN.search(page),
-        re.search(r'name="version" type="hidden" value="(\d+)"', page),
+        re.search(r'name="drawn_from" type="hidden" value="(\d+)"', page),
     )
     assert token and version
     fields = {
@@ -705,7 +710,7 @@ def test_names_from_a_results_file_can_be_saved_again_as_they_are(
         for name, value in re.findall(r'name="(names-\d+)" [^>]*value="([^"]*)"', page)
     }
     assert "Anne\u00a0Martin - Bruno Petit" in fields.values()
-    data = {"csrf_token": token.group(1), "version": version.group(1), **fields}
+    data = {"csrf_token": token.group(1), "drawn_from": version.group(1), **fields}
     response = client.post(f"{url}/pairs", data=data)
     assert response.status_code == 302, text(response)
     assert stored_session(app, url).name_of(Pair(7)) == "Anne\u00a0Martin - Bruno Petit"
@@ -757,7 +762,7 @@ def test_addresses_out_of_the_movement_are_not_found(client: FlaskClient) -> Non
     page = text(client.get(club.tables[1]))
     entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
     assert entry and token and version
-    data = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    data = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
     for round_ in ("0", "99"):
         wrong = re.sub(r"/(\d+)/(\d+)$", f"/{round_}/1", entry.group(1))
         assert client.post(wrong, data=data).status_code == 404
@@ -818,20 +823,16 @@ def test_a_director_s_form_drawn_before_a_table_s_entry_changes_nothing(
     club.enter(1, {"result": "passed"})
     undo = session_form(client, club.url, "undo")
     edit = f"{club.url}/results/1/2/3"
-    edit_page = text(client.get(edit))
-    edit_token = TOKEN.search(edit_page)
-    edit_version = re.search(r'id="version" name="version" type="hidden" value="(\d+)"', edit_page)
-    assert edit_token and edit_version
+    (artificial,) = [
+        form
+        for form in forms_of(text(client.get(edit)))
+        if form.fields.get("action") == ["artificial"]
+    ]
     club.enter(2, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
     response = client.post(f"{club.url}/undo", data=undo)
     assert response.status_code == 302
-    data = {
-        "csrf_token": edit_token.group(1),
-        "version": edit_version.group(1),
-        "action": "artificial",
-        "scores": "A=/A=",
-    }
-    client.post(edit, data=data)
+    response = client.post(edit, data={**as_drawn(artificial), "scores": "A=/A="})
+    assert response.status_code == 409  # drawn when the board had no result: the table's is kept
     session = club.session(app)
     assert sorted(r.code for r in session.results) == ["3NT S 9", "pass"]
     assert session.corrections == []
@@ -855,7 +856,7 @@ def test_a_correction_keeps_the_result_s_row_and_undo_takes_back_the_last_entere
         doubled="0",
         result="1",
     )
-    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert response.status_code == 302
     again = director_post(
         client,
         f"{club.url}/results/1/1/1",
@@ -866,7 +867,7 @@ def test_a_correction_keeps_the_result_s_row_and_undo_takes_back_the_last_entere
         doubled="0",
         result="1",
     )
-    assert again.status_code == 302  # type: ignore[attr-defined]
+    assert again.status_code == 302
     assert "is unchanged" in text(client.get(club.url))
     corrected = {r.table: r for r in club.session(app).results}
     assert corrected[1].id == next(r.id for r in first if r.table == 1) and corrected[1].tricks == 9
@@ -917,7 +918,7 @@ def test_a_stale_form_sent_again_does_not_bring_back_a_result_the_director_took_
     assert entry and token and version
     data = {
         "csrf_token": token.group(1),
-        "version": version.group(1),
+        "drawn_from": version.group(1),
         **{"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "1"},
     }
     assert client.post(entry.group(1), data=data).status_code == 302
@@ -926,14 +927,14 @@ def test_a_stale_form_sent_again_does_not_bring_back_a_result_the_director_took_
     else:
         (undo,) = [form for form in forms_of(text(client.get(club.url))) if "undo" in form.action]
         response = client.post(undo.action, data={k: v[0] for k, v in undo.fields.items()})
-    assert response.status_code == 302  # type: ignore[attr-defined]
+    assert response.status_code == 302
     assert club.session(app).results == []
     response = client.post(entry.group(1), data=data)  # the phone sends its old form again
     assert response.status_code == 409
     page = html.unescape(text(response))
-    assert "Board 1: the director took this result away" in page
-    assert "Enter mine again" in page
-    assert "no result" in page and "3NT S +1" in page
+    assert "Board 1: the game changed since this page was drawn" in page
+    assert "Enter mine all the same" in page
+    assert "taken away by the director" in page and "3NT S +1" in page
     assert club.session(app).results == []
     put_mine = forms_of(page)[0]  # the conflict's "Put mine instead"
     hidden = {name: values[0] for name, values in put_mine.fields.items()}
@@ -990,6 +991,6 @@ def test_a_form_drawn_before_east_west_confirmed_another_board_is_simply_entered
     (confirm,) = [form for form in forms_of(page) if form.action.endswith("/confirm")]
     data = {name: values[0] for name, values in confirm.fields.items()}
     assert client.post(confirm.action, data=data).status_code == 302  # on East-West's phone
-    board_two = {"csrf_token": token.group(1), "version": version.group(1), "result": "passed"}
+    board_two = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
     assert client.post(entry.group(1), data=board_two).status_code == 302
     assert len(club.session(app).results) == 2

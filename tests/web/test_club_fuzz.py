@@ -18,8 +18,8 @@ from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from tests.web.crawler import PageForm, forms_of
-from tests.web.table import TOKEN, text
-from tests.web.test_club import SMALL, Club
+from tests.web.table import text
+from tests.web.test_club import SMALL, Club, director_post
 from tests.web.test_fuzz import database_content
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
@@ -107,18 +107,7 @@ def test_no_club_form_breaks_the_server_or_changes_what_it_refuses(
 def test_artificial_scores_over_a_board_with_a_result(
     client: FlaskClient, app: Flask, club: Club, scores: str
 ) -> None:
-    page = text(client.get(f"{club.url}/results/1/1/1"))
-    token = TOKEN.search(page)
-    assert token
-    response = client.post(
-        f"{club.url}/results/1/1/1",
-        data={
-            "csrf_token": token.group(1),
-            "version": str(live_version(app, club)),
-            "action": "artificial",
-            "scores": scores,
-        },
-    )
+    response = director_post(client, f"{club.url}/results/1/1/1", "artificial", scores=scores)
     assert response.status_code == 302, text(response)
     result = club.session(app).results[0]
     assert (result.artificial_ns, result.artificial_ew) == tuple(scores.split("/"))

@@ -63,7 +63,7 @@ def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
     # The phone's own form token, and the session's version: only the rights are missing.
     token = TOKEN.search(text(phone.client.get(director.tables[1])))
     assert token
-    sent = {"csrf_token": token.group(1), "version": str(session.live_version)}
+    sent = {"csrf_token": token.group(1), "drawn_from": str(session.live_version)}
     for url in ("close", "undo", "shown", "pairs", "results/1/1/1", "results/1/2/3"):
         response = phone.client.post(
             f"{director.url}/{url}", data={**sent, "action": "delete", "shown": "all"}
@@ -73,7 +73,7 @@ def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
     assert len(director.session(app).results) == 1
     # The director's phone keeps every right.
     assert client.get(f"{director.url}/table/2/qr.svg").status_code == 200
-    assert send(client, f"{director.url}/results/1/1/1", "/results/", action="delete") == 302
+    assert send(client, f"{director.url}/results/1/1/1", "/delete") == 302
     assert send(client, director.url, "/close") == 302
     assert director.session(app).closed
 

@@ -15,9 +15,8 @@ from flask.testing import FlaskClient
 from scorekeeper.echelons.models import EchelonsGame
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
+from tests.web.crawler import as_drawn, form_to
 from tests.web.table import NONCE, TOKEN, text
-
-VERSION = re.compile(r'name="version" type="hidden" value="(\d+)"')
 
 
 class Log:
@@ -37,38 +36,24 @@ class Log:
         self.url = response.headers["Location"]
         return self.url
 
-    def post(self, **fields: object):  # type: ignore[no-untyped-def]
-        page = text(self.client.get(self.url))
-        token, version = TOKEN.search(page), VERSION.search(page)
-        assert token and version
-        data = {"csrf_token": token.group(1), "version": version.group(1)}
-        data.update({name: str(value) for name, value in fields.items()})
-        return self.client.post(f"{self.url}/games", data=data)
+    def send(self, url: str, part: str, **fields: object):  # type: ignore[no-untyped-def]
+        """Send the form of the page at ``url`` whose address contains ``part``, as drawn,
+        with ``fields`` filled in."""
+        form = form_to(text(self.client.get(url)), part)
+        data = {**as_drawn(form), **{name: str(value) for name, value in fields.items()}}
+        return self.client.post(form.action, data=data)
 
-    def hidden(self, url: str) -> dict[str, str]:
-        """The token and the version of the first form on the page at ``url``."""
-        page = text(self.client.get(url))
-        token, version = TOKEN.search(page), VERSION.search(page)
-        assert token and version
-        return {"csrf_token": token.group(1), "version": version.group(1)}
+    def post(self, **fields: object):  # type: ignore[no-untyped-def]
+        return self.send(self.url, "/games/", **fields)
 
     def correct(self, number: int, **fields: object):  # type: ignore[no-untyped-def]
-        edit = f"{self.url}/games/{number}/edit"
-        data = {name: str(value) for name, value in fields.items()}
-        return self.client.post(edit, data={**self.hidden(edit), **data})
+        return self.send(f"{self.url}/games/{number}/edit", "/edit", **fields)
 
     def delete(self, number: int):  # type: ignore[no-untyped-def]
-        form = self.hidden(f"{self.url}/games/{number}/edit")
-        return self.client.post(f"{self.url}/games/{number}/delete", data=form)
+        return self.send(f"{self.url}/games/{number}/edit", "/delete")
 
     def undo(self):  # type: ignore[no-untyped-def]
-        page = text(self.client.get(self.url))
-        token = TOKEN.search(page)
-        assert token
-        version = re.findall(r'name="version" type="hidden" value="(\d+)"', page)[-1]
-        return self.client.post(
-            f"{self.url}/undo", data={"csrf_token": token.group(1), "version": version}
-        )
+        return self.send(self.url, "/undo")
 
     def entries(self, app: Flask) -> int:
         with app.app_context():

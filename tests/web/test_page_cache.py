@@ -76,7 +76,7 @@ def test_each_phone_gets_its_own_form_token_from_a_kept_page(
     assert first_token and second_token
     assert first_token.group(1) != second_token.group(1)
     assert "\x00" not in second_page
-    bids = {f"bid_{seat}": "0" for seat in range(4)} | {"version": "3", "trump": ""}
+    bids = {f"bid_{seat}": "0" for seat in range(4)} | {"drawn_from": "3", "trump": ""}
     response = second.post(
         f"{game.game_url}/rounds/2/bids", data={**bids, "csrf_token": second_token.group(1)}
     )

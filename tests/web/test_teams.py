@@ -26,8 +26,8 @@ from scorekeeper.teams.models import TeamsGame
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_fuzz import database_content
 
-VERSION = re.compile(r'name="version" type="hidden" value="(\d+)"')
-ORIGINAL = re.compile(r'name="original" value="([^"]*)"')
+VERSION = re.compile(r'name="drawn_from" type="hidden" value="(\d+)"')
+ORIGINAL = re.compile(r'name="drawn_from" type="hidden" value="([^"]*)"')
 PLAYERS = {"a_1_n": "Anne", "a_1_s": "Bruno", "b_1_e": "Chloé", "b_2_n": "Denis"}
 
 Result = tuple[str, str, int] | None
@@ -68,7 +68,7 @@ class Match:
         page = text(self.client.get(self.url))
         token, version = TOKEN.search(page), VERSION.search(page)
         assert token and version
-        return {"csrf_token": token.group(1), "version": version.group(1)}
+        return {"csrf_token": token.group(1), "drawn_from": version.group(1)}
 
     def post(self, board: int, table: int, **result: Any) -> TestResponse:
         data = {**self.fields(), **{name: str(value) for name, value in result.items()}}
@@ -86,7 +86,7 @@ class Match:
         page = text(self.client.get(f"{self.url}/boards/{board}/tables/{table}/edit"))
         token, original = TOKEN.search(page), ORIGINAL.search(page)
         assert token and original
-        data = {"csrf_token": token.group(1), "original": original.group(1)}
+        data = {"csrf_token": token.group(1), "drawn_from": original.group(1)}
         return self.client.post(
             f"{self.url}/boards/{board}/tables/{table}/edit",
             data={**data, **{name: str(value) for name, value in result_fields(result).items()}},
@@ -381,7 +381,7 @@ def test_another_phones_result_is_shown_beside_mine_and_mine_can_replace_it(
     hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form))
     token = TOKEN.search(form)
     action = re.search(r'action="([^"]+)"', form)
-    assert token and action and hidden["original"] == "4S N 10"
+    assert token and action and hidden["drawn_from"] == "1:4S N 10"
     replaced = match.client.post(action.group(1), data={"csrf_token": token.group(1), **hidden})
     assert replaced.status_code == 302
     page = match.page()
@@ -418,7 +418,7 @@ def test_a_correction_made_meanwhile_on_another_phone_is_not_overwritten(
     assert match.edit(1, 1, ("3S", "N", 0)).status_code == 302  # another phone, first
     late = match.client.post(
         f"{match.url}/boards/1/tables/1/edit",
-        data={"csrf_token": token.group(1), "original": "2S N 9", **result_fields(None)},
+        data={"csrf_token": token.group(1), "drawn_from": "1:2S N 9", **result_fields(None)},
     )
     assert late.status_code == 409
     assert "This result was changed on another phone while you corrected it" in text(late)
@@ -571,7 +571,7 @@ def test_a_match_opens_only_at_its_own_familys_address(match: Match) -> None:
 
 FUZZ_FIELDS = [
     "csrf_token",
-    "version",
+    "drawn_from",
     "nonce",
     "team_a",
     "team_b",
@@ -585,7 +585,6 @@ FUZZ_FIELDS = [
     "doubled",
     "honours",
     "result",
-    "original",
 ]
 FUZZ_VALUES = st.one_of(
     st.text(max_size=20),
