@@ -189,6 +189,11 @@ class ClubSession(Game):
     def score(self) -> SessionScore:
         return self.record().score()
 
+    @property
+    def entered(self) -> set[tuple[int, int, int]]:
+        """The round, the table and the board of each result in."""
+        return {(result.round, result.table, result.board) for result in self.results}
+
     def table(self, number: int) -> ClubTable | None:
         for table in self.tables:
             if table.number == number:

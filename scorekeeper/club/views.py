@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -40,9 +39,9 @@ from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce, store_imported
 from scorekeeper.limits import imports_limit, new_games_limit
-from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Ranking, SessionScore
-from scorekeeper.rules.movements import Movement, MovementKind, Seating
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.duplicate import SessionScore
+from scorekeeper.rules.movements import Movement, MovementKind, Seating, still_missing
 
 
 def club_session(game_id: str) -> ClubSession:
@@ -77,74 +76,13 @@ def setup() -> str | Response | tuple[str, int]:
     assert movement is not None
     game.tables = [ClubTable(number=number) for number in range(1, tables + 1)]
     game.pairs = [
-        ClubPair(number=pair.number, direction=pair.direction or "")
-        for pair in movement_pairs(movement)
+        ClubPair(number=number, direction=direction or "")
+        for number, direction in movement.pairs_listed()
     ]
     return start_new_game(game, form.nonce.data)
 
 
-@dataclass(frozen=True)
-class PairSeat:
-    number: int
-    direction: Side | None
-
-
-def movement_pairs(movement: Movement) -> list[PairSeat]:
-    """The real pairs of a movement (the phantom left out), in the order they are listed."""
-    if movement.ranking is Ranking.BY_DIRECTION:
-        found = [PairSeat(n, Side.NS) for n in range(1, movement.tables + 1)]
-        found += [
-            PairSeat(n, Side.EW) for n in range(1, movement.tables + 1) if n != movement.phantom
-        ]
-        return found
-    return [PairSeat(n, None) for n in range(1, 2 * movement.tables + 1) if n != movement.phantom]
-
-
 # --- The director's page -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TableRound:
-    """One table in one round, as the director's grid shows it."""
-
-    seating: Seating
-    entered: int
-    expected: int
-    sits_out: bool
-    shared: tuple[int, ...]
-    missing: tuple[int, ...]
-    """The boards this table has still to enter in this round."""
-
-    @property
-    def done(self) -> bool:
-        return self.entered >= self.expected
-
-
-def progress(game: ClubSession, movement: Movement) -> list[list[TableRound]]:
-    """Round by round, each table: how many of its boards are in."""
-    entered: dict[tuple[int, int], list[ClubResult]] = {}
-    for result in game.results:
-        entered.setdefault((result.round, result.table), []).append(result)
-    grid = []
-    for number in range(1, movement.rounds + 1):
-        row = []
-        for seating in sorted(movement.round_seatings(number), key=lambda s: s.table):
-            results = entered.get((number, seating.table), [])
-            sits_out = movement.sits_out(seating)
-            boards_in = {r.board for r in results}
-            missing = () if sits_out else tuple(b for b in seating.boards if b not in boards_in)
-            row.append(
-                TableRound(
-                    seating,
-                    len(results),
-                    0 if sits_out else len(seating.boards),
-                    sits_out,
-                    movement.shared_with(seating),
-                    missing,
-                )
-            )
-        grid.append(row)
-    return grid
 
 
 def scored(game: ClubSession) -> tuple[SessionScore | None, str | None]:
@@ -159,7 +97,7 @@ def render_session(game: ClubSession) -> str:
     scorer = is_scorer(game.id, game.family)
     movement = game.movement
     score, problem = scored(game) if scorer or game.shows_ranking() else (None, None)
-    grid = progress(game, movement) if movement is not None else []
+    grid = movement.progress(game.entered) if movement is not None else ()
     expected = sum(cell.expected for row in grid for cell in row)
     return render_template(
         "club/session.html",
@@ -169,7 +107,7 @@ def render_session(game: ClubSession) -> str:
         problem=problem,
         grid=grid,
         expected=expected,
-        missing=still_missing(game, grid),
+        missing=still_missing(grid, max((r.round for r in game.results), default=0)),
         scorer=scorer,
         links=share_links(game) if scorer else None,
         table_links=table_links(game) if scorer and movement is not None else [],
@@ -182,13 +120,6 @@ def render_session(game: ClubSession) -> str:
         here=url_for(".session", game_id=game.id),
         live_game=game,
     )
-
-
-def still_missing(game: ClubSession, grid: list[list[TableRound]]) -> list[TableRound]:
-    """The tables' rounds still short of a result, up to the latest round under way: a round
-    no table has begun is not missing anything yet."""
-    under_way = max((result.round for result in game.results), default=0)
-    return [cell for row in grid[:under_way] for cell in row if not cell.sits_out and not cell.done]
 
 
 def table_links(game: ClubSession) -> list[tuple[int, str]]:
@@ -311,27 +242,6 @@ def table_or_404(game: ClubSession, table: int, token: str) -> Movement:
     return movement
 
 
-def current_round(game: ClubSession, movement: Movement, table: int) -> int | None:
-    """The round this table is at: the first in which it still has a board to enter. A round
-    it sits out lasts as long as another table still plays that round."""
-    entered = {(r.round, r.table, r.board) for r in game.results}
-
-    def unfinished(seating: Seating) -> bool:
-        return any((seating.round, seating.table, b) not in entered for b in seating.boards)
-
-    for seating in sorted(movement.table_seatings(table), key=lambda s: s.round):
-        if not movement.sits_out(seating):
-            if unfinished(seating):
-                return seating.round
-        elif any(
-            unfinished(other)
-            for other in movement.round_seatings(seating.round)
-            if not movement.sits_out(other)
-        ):
-            return seating.round
-    return None
-
-
 def render_table(
     game: ClubSession,
     movement: Movement,
@@ -341,7 +251,7 @@ def render_table(
     status: int = 200,
     conflict: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
-    shown = round_ or current_round(game, movement, table)
+    shown = round_ or movement.current_round(table, game.entered)
     seating = seating_at(movement, shown, table) if shown else None
     boards = []
     next_board = None
@@ -366,7 +276,7 @@ def render_table(
         form=form,
         results=RESULTS,
         rounds=[s for s in sorted(movement.table_seatings(table), key=lambda s: s.round)],
-        next_move=next_move(movement, seating) if seating is not None else None,
+        next_move=movement.moves_after(seating) if seating is not None else None,
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
         confirm_form=ConfirmForm(data={"drawn_from": stored}),
@@ -377,18 +287,6 @@ def render_table(
         here=table_path(game, table, round=shown) if shown else table_path(game, table),
         keep_awake=True,
     ), status
-
-
-def next_move(movement: Movement, seating: Seating) -> dict[str, Any] | None:
-    """Where the two pairs go after this round."""
-    if seating.round >= movement.rounds:
-        return None
-    direction_ns = Side.NS if movement.ranking is Ranking.BY_DIRECTION else None
-    direction_ew = Side.EW if movement.ranking is Ranking.BY_DIRECTION else None
-    return {
-        "ns": movement.next_move(seating.ns, seating.round, direction_ns),
-        "ew": movement.next_move(seating.ew, seating.round, direction_ew),
-    }
 
 
 @bp.get("/<game_id>/table/<int:table>/<token>")
@@ -709,8 +607,7 @@ def movement_cards(game_id: str) -> str:
         "club/movement.html",
         game=game,
         movement=movement,
-        grid=progress(game, movement),
-        next_move=next_move,
+        grid=movement.progress(game.entered),
         scorer=is_scorer(game.id, game.family),
     )
 
@@ -765,7 +662,8 @@ def table_travellers(game_id: str, table: int, token: str) -> str:
     played, or every board, as the director chose."""
     game = club_session(game_id)
     movement = table_or_404(game, table, token)
-    seating = seating_at(movement, current_round(game, movement, table) or movement.rounds, table)
+    shown = movement.current_round(table, game.entered) or movement.rounds
+    seating = seating_at(movement, shown, table)
     assert seating is not None
     return printout(
         game,

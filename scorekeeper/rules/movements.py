@@ -46,6 +46,7 @@ round 3  table 3  NS3 v EW1  boards (3, 4)
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeGuard
@@ -155,6 +156,41 @@ class Seating:
     def pair(self, side: Side) -> int:
         """The number of the pair sitting ``side``."""
         return self.ns if side is Side.NS else self.ew
+
+
+Place = tuple[int, int, int]
+"""A result's place in a session: its round, its table and its board."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRound:
+    """One table in one round, as a director's grid shows it."""
+
+    seating: Seating
+    entered: int
+    expected: int
+    sits_out: bool
+    shared: tuple[int, ...]
+    """The other tables passing the same boards (see :meth:`Movement.shared_with`)."""
+    missing: tuple[int, ...]
+    """The boards this table has still to enter in this round."""
+
+    @property
+    def done(self) -> bool:
+        return self.entered >= self.expected
+
+
+def still_missing(grid: Sequence[Sequence[TableRound]], under_way: int) -> tuple[TableRound, ...]:
+    """The tables' rounds still short of a result, up to round ``under_way`` (the latest with
+    a result): a round no table has begun is not missing anything yet.
+
+    >>> grid = mitchell(3, 2).progress({(1, 1, 1)})
+    >>> [cell.seating.table for cell in still_missing(grid, 1)]
+    [1, 2, 3]
+    """
+    return tuple(
+        cell for row in grid[:under_way] for cell in row if not cell.sits_out and not cell.done
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +341,79 @@ class Movement:
         seating = self.place_of(pair, round + 1, direction)
         side = Side.NS if Side.NS in sides and seating.ns == pair else Side.EW
         return seating.table, side
+
+    def pairs_listed(self) -> tuple[tuple[int, Side | None], ...]:
+        """The real pairs (the phantom left out), as a ranking lists them: by direction in a
+        Mitchell, North-South first; by number in a Howell.
+
+        >>> mitchell(3, 1, pairs=5).pairs_listed()[-2:]
+        ((1, <Side.EW: 'EW'>), (2, <Side.EW: 'EW'>))
+        """
+        if self.ranking is Ranking.BY_DIRECTION:
+            north_south = [(n, Side.NS) for n in range(1, self.tables + 1)]
+            east_west = [(n, Side.EW) for n in range(1, self.tables + 1) if n != self.phantom]
+            return (*north_south, *east_west)
+        return tuple((n, None) for n in range(1, 2 * self.tables + 1) if n != self.phantom)
+
+    def progress(self, entered: Collection[Place]) -> tuple[tuple[TableRound, ...], ...]:
+        """Round by round, each table: which of its boards are in (``entered``: the round, the
+        table and the board of each result).
+
+        >>> grid = mitchell(3, 2).progress({(1, 1, 1)})
+        >>> [(cell.entered, cell.missing) for cell in grid[0]]
+        [(1, (2,)), (0, (3, 4)), (0, (5, 6))]
+        """
+        grid = []
+        for number in range(1, self.rounds + 1):
+            row = []
+            for seating in sorted(self.round_seatings(number), key=lambda s: s.table):
+                sits_out = self.sits_out(seating)
+                boards_in = [b for b in seating.boards if (number, seating.table, b) in entered]
+                missing = () if sits_out else tuple(b for b in seating.boards if b not in boards_in)
+                expected = 0 if sits_out else len(seating.boards)
+                shared = self.shared_with(seating)
+                row.append(TableRound(seating, len(boards_in), expected, sits_out, shared, missing))
+            grid.append(tuple(row))
+        return tuple(grid)
+
+    def current_round(self, table: int, entered: Collection[Place]) -> int | None:
+        """The round ``table`` is at: the first in which it still has a board to enter. A round
+        it sits out lasts as long as another table still plays that round; ``None`` once every
+        board of the table is in.
+
+        >>> mitchell(3, 2).current_round(1, {(1, 1, 1), (1, 1, 2)})
+        2
+        """
+
+        def unfinished(seating: Seating) -> bool:
+            return any((seating.round, seating.table, b) not in entered for b in seating.boards)
+
+        for seating in self.table_seatings(table):
+            if not self.sits_out(seating):
+                if unfinished(seating):
+                    return seating.round
+            elif any(
+                unfinished(other)
+                for other in self.round_seatings(seating.round)
+                if not self.sits_out(other)
+            ):
+                return seating.round
+        return None
+
+    def moves_after(self, seating: Seating) -> dict[str, tuple[int, Side] | None] | None:
+        """Where the two pairs of ``seating`` go after its round (``"ns"`` and ``"ew"``), or
+        ``None`` after the last round.
+
+        >>> mitchell(3, 1).moves_after(mitchell(3, 1).seatings[0])
+        {'ns': (1, <Side.NS: 'NS'>), 'ew': (2, <Side.EW: 'EW'>)}
+        """
+        if seating.round >= self.rounds:
+            return None
+        by_direction = self.ranking is Ranking.BY_DIRECTION
+        return {
+            "ns": self.next_move(seating.ns, seating.round, Side.NS if by_direction else None),
+            "ew": self.next_move(seating.ew, seating.round, Side.EW if by_direction else None),
+        }
 
     def expected_results(self) -> dict[int, int]:
         """Board number to the tables where two real pairs play it: Neuberg's N when every

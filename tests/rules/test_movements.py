@@ -455,3 +455,45 @@ def test_a_round_table_or_pair_the_movement_lacks_is_refused(
 
 def test_a_direction_may_be_given_as_its_letters() -> None:
     assert MITCHELL.seating_of(2, 1, "EW") == MITCHELL.seating_of(2, 1, Side.EW)  # type: ignore[arg-type]
+
+
+@given(
+    kind=st.sampled_from([mitchell, howell]),
+    tables=st.integers(3, 8),
+    odd=st.booleans(),
+    data=st.data(),
+)
+def test_progress_and_the_round_a_table_is_at_follow_the_results_in(
+    kind: Callable[..., Movement], tables: int, odd: bool, data: st.DataObject
+) -> None:
+    """Counted here from the seatings: a table is at the first round where it has a board
+    to enter (one it sits out, while another table still plays that round)."""
+    movement = kind(tables, 2, pairs=2 * tables - odd)
+    places = [
+        (s.round, s.table, board)
+        for s in movement.seatings
+        if not movement.sits_out(s)
+        for board in s.boards
+    ]
+    entered = set(data.draw(st.lists(st.sampled_from(places), unique=True)))
+    grid = movement.progress(entered)
+    assert sum(cell.entered for row in grid for cell in row) == len(entered)
+    for row in grid:
+        for cell in row:
+            owed = [
+                b
+                for b in cell.seating.boards
+                if (cell.seating.round, cell.seating.table, b) not in entered
+            ]
+            assert cell.missing == (() if cell.sits_out else tuple(owed))
+    for table in range(1, tables + 1):
+        at = movement.current_round(table, entered)
+        for seating in sorted(movement.table_seatings(table), key=lambda s: s.round):
+            round_cells = grid[seating.round - 1]
+            open_here = any(c.missing for c in round_cells if c.seating.table == table)
+            open_elsewhere = any(c.missing for c in round_cells)
+            if open_here or (movement.sits_out(seating) and open_elsewhere):
+                assert at == seating.round
+                break
+        else:
+            assert at is None
