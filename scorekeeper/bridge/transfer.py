@@ -12,19 +12,8 @@ from scorekeeper.bridge.evening import score_evening
 from scorekeeper.bridge.forms import MAX_NAME
 from scorekeeper.bridge.labels import rule_message
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
+from scorekeeper.games import transfer
 from scorekeeper.games.models import Game, Player
-from scorekeeper.games.transfer import (
-    CorrectionFile,
-    Schema,
-    Text,
-    TransferError,
-    When,
-    corrections_from_file,
-    corrections_to_json,
-    envelope,
-    read_envelope,
-    read_schema,
-)
 from scorekeeper.rules.bridge import Rounding
 from scorekeeper.rules.common import RuleError
 
@@ -32,19 +21,19 @@ SeatLetter = Literal["N", "E", "S", "W"]
 PlayerIndex = Annotated[int, Field(ge=0, le=3)]
 
 
-class SeatsFile(Schema):
+class SeatsFile(transfer.Schema):
     N: PlayerIndex
     E: PlayerIndex
     S: PlayerIndex
     W: PlayerIndex
 
 
-class SeatingFile(Schema):
+class SeatingFile(transfer.Schema):
     number: Annotated[int, Field(ge=1, le=1000)]
     seats: SeatsFile
 
 
-class DealFile(Schema):
+class DealFile(transfer.Schema):
     number: Annotated[int, Field(ge=1, le=10_000)]
     rubber: Annotated[int, Field(ge=1, le=1000)]
     level: Annotated[int, Field(ge=1, le=7)] | None = None
@@ -65,29 +54,26 @@ class DealFile(Schema):
         return self
 
 
-class Corrections(CorrectionFile):
+class Corrections(transfer.CorrectionFile):
     kind: Literal["deal", "deal-deleted", "undo-deal"]
 
 
-class SettingsFile(Schema):
+class SettingsFile(transfer.Schema):
     chicago: bool = False
     as_duplicate: bool = False
     first_dealer: SeatLetter = "N"
     rounding: Rounding = Rounding.FIFTY_UP
 
 
-class GameFile(Schema):
+class GameFile(transfer.GameFile):
     """An exported evening of bridge, as :func:`game_to_json` writes it."""
 
-    format: Literal["scorekeeper-game"]
-    version: Literal[1]
     family: Literal["bridge"]
     settings: SettingsFile
     players: Annotated[
-        tuple[Text(MAX_NAME, shortest=1), ...],  # type: ignore[valid-type]
+        tuple[transfer.Text(MAX_NAME, shortest=1), ...],  # type: ignore[valid-type]
         Field(min_length=4, max_length=4),
     ]
-    created_at: When | None = None
     seatings: Annotated[tuple[SeatingFile, ...], Field(min_length=1, max_length=1000)]
     deals: Annotated[tuple[DealFile, ...], Field(max_length=10_000)] = ()
     corrections: Annotated[tuple[Corrections, ...], Field(max_length=10_000)] = ()
@@ -96,59 +82,56 @@ class GameFile(Schema):
 def game_to_json(game: Game) -> dict[str, Any]:
     """The evening as stored: its settings, players, seats, every deal, the log."""
     assert isinstance(game, BridgeGame)
-    return {
-        **envelope("bridge"),
-        "settings": {
+    return transfer.game_file(
+        game,
+        settings={
             "chicago": game.chicago,
             "as_duplicate": game.as_duplicate,
             "first_dealer": game.first_dealer.value,
             "rounding": game.rounding.value,
         },
-        "players": list(game.names),
-        "created_at": game.created_at.isoformat(timespec="seconds"),
-        "seatings": [{"number": s.number, "seats": dict(s.seats)} for s in game.seatings],
-        "deals": [{"number": d.number, "rubber": d.rubber, **d.values} for d in game.deals],
-        "corrections": corrections_to_json(game),
-    }
+        players=list(game.names),
+        seatings=[{"number": s.number, "seats": dict(s.seats)} for s in game.seatings],
+        deals=[{"number": d.number, "rubber": d.rubber, **d.values} for d in game.deals],
+    )
 
 
 def game_from_json(raw: bytes) -> BridgeGame:
     """A new evening from an exported file, or :class:`TransferError` saying what is wrong."""
-    read_envelope(raw)
-    document = read_schema(GameFile, raw)
+    transfer.read_envelope(raw)
+    document = transfer.read_schema(GameFile, raw)
     names = list(document.players)
     if len({name.casefold() for name in names}) != len(names):
-        raise TransferError(_("Two players cannot have the same name."))
+        raise transfer.TransferError(_("Two players cannot have the same name."))
     numbers = [seating.number for seating in document.seatings]
     if numbers != list(range(1, len(numbers) + 1)):
-        raise TransferError(_("The file's rubbers are not numbered 1, 2, 3..."))
+        raise transfer.TransferError(_("The file's rubbers are not numbered 1, 2, 3..."))
     for seating in document.seatings:
         if len(set(seating.seats.model_dump().values())) != 4:
-            raise TransferError(
+            raise transfer.TransferError(
                 _("Rubber %(number)d of the file seats a player twice.", number=seating.number)
             )
     keys = [deal.number for deal in document.deals]
     if keys != sorted(set(keys)):
-        raise TransferError(_("The file's deals are not in order."))
+        raise transfer.TransferError(_("The file's deals are not in order."))
     if any(deal.rubber > len(numbers) for deal in document.deals):
-        raise TransferError(_("A deal of the file belongs to a rubber it does not have."))
+        raise transfer.TransferError(_("A deal of the file belongs to a rubber it does not have."))
     game = BridgeGame(
         chicago=document.settings.chicago,
         as_duplicate=document.settings.as_duplicate,
         first_dealer=document.settings.first_dealer,
         rounding=document.settings.rounding,
-        **({"created_at": document.created_at} if document.created_at else {}),
+        **transfer.kept_from(document),
         players=[Player(seat=seat, name=name) for seat, name in enumerate(names)],
         seatings=[
             SeatingRecord(number=s.number, seats=s.seats.model_dump()) for s in document.seatings
         ],
         deals=[DealRecord(**deal.model_dump()) for deal in document.deals],
-        corrections=corrections_from_file(document.corrections),
     )
     try:
         score_evening(game)
     except RuleError as error:
-        raise TransferError(
+        raise transfer.TransferError(
             _("The file's evening cannot be played: %(error)s", error=rule_message(error))
         ) from None
     return game

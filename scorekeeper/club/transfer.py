@@ -20,19 +20,8 @@ from scorekeeper.club.models import (
     seating_at,
 )
 from scorekeeper.contract.labels import rule_message
+from scorekeeper.games import transfer
 from scorekeeper.games.models import Game, utcnow
-from scorekeeper.games.transfer import (
-    CorrectionFile,
-    Schema,
-    Text,
-    TransferError,
-    When,
-    corrections_from_file,
-    corrections_to_json,
-    envelope,
-    read_envelope,
-    read_schema,
-)
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import Ranking, Scoring
 
@@ -41,14 +30,14 @@ MAX_TIEBREAK = 10_000
 Artificial = Literal["A+", "A=", "A-"]
 
 
-class SettingsFile(Schema):
+class SettingsFile(transfer.Schema):
     movement: Literal["mitchell", "howell", "file"]
     tables: Annotated[int, Field(ge=1, le=99)]
     boards_per_round: Annotated[int, Field(ge=0, le=max(BOARDS_PER_ROUND))] = 0
     pairs: Annotated[int, Field(ge=0, le=198)] = 0
     scoring: Literal["matchpoints", "butler"] = "matchpoints"
     ranking: Literal["field", "direction"] = "field"
-    event: Text(MAX_EVENT) = ""  # type: ignore[valid-type]
+    event: transfer.Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     date: datetime.date | None = None
     """The day the session was played, when its results file gave it."""
     closed: bool = False
@@ -57,14 +46,14 @@ class SettingsFile(Schema):
     totals: Literal["exact", "board-tenths"] = "exact"
 
 
-class PairFile(Schema):
+class PairFile(transfer.Schema):
     number: Number
     direction: Literal["", "NS", "EW"] = ""
-    names: Text(MAX_NAMES) = ""  # type: ignore[valid-type]
+    names: transfer.Text(MAX_NAMES) = ""  # type: ignore[valid-type]
     tiebreak: Annotated[int, Field(ge=-MAX_TIEBREAK, le=MAX_TIEBREAK)] | None = None
 
 
-class ResultFile(Schema):
+class ResultFile(transfer.Schema):
     board: Number
     table: Number
     round: Number
@@ -77,9 +66,9 @@ class ResultFile(Schema):
     tricks: Annotated[int, Field(ge=0, le=13)] | None = None
     artificial_ns: Artificial | None = None
     artificial_ew: Artificial | None = None
-    lead: Text(3) = ""  # type: ignore[valid-type]
+    lead: transfer.Text(3) = ""  # type: ignore[valid-type]
     confirmed: bool = False
-    entered_at: When | None = None
+    entered_at: transfer.When | None = None
 
     @model_validator(mode="after")
     def played_passed_or_artificial(self) -> ResultFile:
@@ -93,21 +82,18 @@ class ResultFile(Schema):
         return self
 
 
-class DealFile(Schema):
+class DealFile(transfer.Schema):
     board: Number
-    deal: Text(80)  # type: ignore[valid-type]
+    deal: transfer.Text(80)  # type: ignore[valid-type]
 
 
-class Corrections(CorrectionFile):
+class Corrections(transfer.CorrectionFile):
     kind: Literal["result", "result-deleted", "artificial", "undo-result"]
 
 
-class GameFile(Schema):
-    format: Literal["scorekeeper-game"]
-    version: Literal[1]
+class GameFile(transfer.GameFile):
     family: Literal["club"]
     settings: SettingsFile
-    created_at: When | None = None
     pairs: Annotated[tuple[PairFile, ...], Field(max_length=198)] = ()
     results: Annotated[tuple[ResultFile, ...], Field(max_length=20_000)] = ()
     deals: Annotated[tuple[DealFile, ...], Field(max_length=999)] = ()
@@ -122,29 +108,27 @@ RESULT_FIELDS = (
 
 def game_to_json(game: Game) -> dict[str, Any]:
     assert isinstance(game, ClubSession)
-    return {
-        **envelope("club"),
-        "settings": dict(game.settings),
-        "created_at": game.created_at.isoformat(timespec="seconds"),
-        "pairs": [
+    return transfer.game_file(
+        game,
+        settings=dict(game.settings),
+        pairs=[
             {"number": p.number, "direction": p.direction, "names": p.names}
             | ({"tiebreak": p.tiebreak} if p.tiebreak is not None else {})
             for p in game.pairs
         ],
-        "results": [
+        results=[
             {name: getattr(r, name) for name in RESULT_FIELDS}
             | {"entered_at": r.entered_at.isoformat(timespec="seconds")}
             for r in game.results
         ],
-        "deals": [{"board": d.board, "deal": d.deal} for d in game.deals],
-        "corrections": corrections_to_json(game),
-    }
+        deals=[{"board": d.board, "deal": d.deal} for d in game.deals],
+    )
 
 
 def game_from_json(raw: bytes) -> ClubSession:
     """A new session from an exported file, or :class:`TransferError` saying what is wrong."""
-    read_envelope(raw)
-    document = read_schema(GameFile, raw)
+    transfer.read_envelope(raw)
+    document = transfer.read_schema(GameFile, raw)
     # How a file's session was scored is kept only when the file says it.
     unsaid = {"expected", "totals"} - document.settings.model_fields_set
     settings = document.settings.model_dump(mode="json", exclude_none=True, exclude=unsaid)
@@ -157,22 +141,24 @@ def game_from_json(raw: bytes) -> ClubSession:
             2 * settings["tables"],
             2 * settings["tables"] - 1,
         ):
-            raise TransferError(_("The file's movement is not one Scorekeeper knows."))
+            raise transfer.TransferError(_("The file's movement is not one Scorekeeper knows."))
     session = ClubSession(
         settings=settings,
         created_at=document.created_at or utcnow(),  # the session is scored before it is stored
         pairs=[ClubPair(**pair.model_dump()) for pair in document.pairs],
         deals=[ClubDeal(**deal.model_dump()) for deal in document.deals],
-        corrections=corrections_from_file(document.corrections),
+        corrections=transfer.corrections_from_file(document.corrections),
     )
     try:
         movement = session.movement
     except RuleError:
-        raise TransferError(_("The file's movement is not one Scorekeeper knows.")) from None
+        raise transfer.TransferError(
+            _("The file's movement is not one Scorekeeper knows.")
+        ) from None
     if len({(pair.direction, pair.number) for pair in session.pairs}) != len(session.pairs):
-        raise TransferError(_("The file names a pair twice."))
+        raise transfer.TransferError(_("The file names a pair twice."))
     if len({deal.board for deal in session.deals}) != len(session.deals):
-        raise TransferError(_("The file gives a board's cards twice."))
+        raise transfer.TransferError(_("The file gives a board's cards twice."))
     for entry in document.results:
         values = entry.model_dump(exclude_none=True)
         session.results.append(ClubResult(**values))
@@ -193,7 +179,9 @@ def check_session(session: ClubSession) -> None:
     for place, result in enumerate(session.results, start=1):
         key = (result.board, result.table, result.round)
         if key in seen:
-            raise TransferError(_("Result %(number)d of the file is there twice.", number=place))
+            raise transfer.TransferError(
+                _("Result %(number)d of the file is there twice.", number=place)
+            )
         seen.add(key)
         if movement is not None:
             seating = seating_at(movement, result.round, result.table)
@@ -203,7 +191,7 @@ def check_session(session: ClubSession) -> None:
                 or (seating.ns, seating.ew) != (result.ns, result.ew)
                 or movement.sits_out(seating)
             ):
-                raise TransferError(
+                raise transfer.TransferError(
                     _(
                         "Result %(number)d of the file is not where the movement seats it.",
                         number=place,
@@ -212,9 +200,9 @@ def check_session(session: ClubSession) -> None:
     try:
         session.score()
     except RuleError as error:
-        raise TransferError(rule_message(error)) from None
+        raise transfer.TransferError(rule_message(error)) from None
     except ValueError:
-        raise TransferError(_("This file is not a Scorekeeper game.")) from None
+        raise transfer.TransferError(_("This file is not a Scorekeeper game.")) from None
 
 
 __all__ = ["Ranking", "Scoring", "game_from_json", "game_to_json"]

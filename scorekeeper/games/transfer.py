@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from flask_babel import gettext as _
 from pydantic import (
@@ -81,6 +81,35 @@ class CorrectionFile(Schema):
     kind: str
     old: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
     new: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
+
+
+class GameFile(Schema):
+    """What every game file holds; a family's schema narrows ``family`` and ``corrections``
+    and adds its own fields."""
+
+    format: Literal["scorekeeper-game"]
+    version: Literal[1]
+    family: str
+    created_at: When | None = None
+    corrections: Annotated[tuple[CorrectionFile, ...], Field(max_length=10_000)] = ()
+
+
+def game_file(game: Game, **own: Any) -> dict[str, Any]:
+    """A game as its file: the envelope, the family's ``own`` fields, when it was started and
+    its corrections log."""
+    return {
+        **envelope(game.family),
+        **own,
+        "created_at": game.created_at.isoformat(timespec="seconds"),
+        "corrections": corrections_to_json(game),
+    }
+
+
+def kept_from(document: GameFile) -> dict[str, Any]:
+    """What a game read from a file keeps of what every file holds: when it was started, if
+    the file says, and its log."""
+    started = {"created_at": document.created_at} if document.created_at else {}
+    return {**started, "corrections": corrections_from_file(document.corrections)}
 
 
 def envelope(family: str) -> dict[str, Any]:
