@@ -4,6 +4,7 @@ import gc
 import os
 import secrets
 from datetime import timedelta
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
+FAMILY_PACKAGES = ("ascenseur", "bridge", "echelons", "teams", "club")
+"""The families of games the app serves: each a package with its blueprint (``bp``), which
+registers its family with the table core when imported (scorekeeper.games.registry)."""
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -60,15 +64,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
     from scorekeeper import assets, compression, errors, i18n, security
-    from scorekeeper.ascenseur import bp as ascenseur_bp
-    from scorekeeper.bridge import bp as bridge_bp
-    from scorekeeper.club import bp as club_bp
-    from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.games import lookup, page_cache, rights
     from scorekeeper.games.live import LivePoll
     from scorekeeper.games.views import bp as games_bp
-    from scorekeeper.teams import bp as teams_bp
 
     # Templates indent for their readers; the pages go out without that whitespace.
     app.jinja_env.trim_blocks = True
@@ -86,12 +85,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compression.init_app(app)
     app.register_blueprint(errors.bp)
     app.register_blueprint(games_bp)
-    # The families: each registers itself with the core when imported.
-    app.register_blueprint(ascenseur_bp)
-    app.register_blueprint(bridge_bp)
-    app.register_blueprint(echelons_bp)
-    app.register_blueprint(teams_bp)
-    app.register_blueprint(club_bp)
+    for name in FAMILY_PACKAGES:  # each registers itself with the core when imported
+        app.register_blueprint(import_module(f"scorekeeper.{name}").bp)
     app.wsgi_app = LivePoll(  # type: ignore[method-assign]
         app.wsgi_app,
         app.extensions["version_reads"].polled_version,
