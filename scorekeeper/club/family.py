@@ -4,6 +4,7 @@ its own pages use (registered for its blueprint alone)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Sequence
@@ -46,7 +47,14 @@ class CorrectionKind(StrEnum):
 def table_token(game: ClubSession, table: int) -> str:
     """The secret of a table's link: derived from the scorer's, so nothing more is stored and
     each table's phone can enter that table's results only."""
-    mac = hmac.new(game.scorer_token.encode(), f"table-{table}".encode(), hashlib.sha256)
+    return derived_token(game.scorer_token, table)
+
+
+@functools.lru_cache(maxsize=4096)
+def derived_token(scorer_token: str, table: int) -> str:
+    """Worked out once per table in a server process: every request of a table's phone names it
+    (to check its link, and in the links of the page it gets)."""
+    mac = hmac.new(scorer_token.encode(), f"table-{table}".encode(), hashlib.sha256)
     return mac.hexdigest()[:20]
 
 
