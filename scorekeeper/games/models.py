@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, inspect
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 
 
 def utcnow() -> datetime:
@@ -62,7 +62,7 @@ class Setting:
         game.setting(self.key, self.stored(self.read(value)))
 
 
-class Correction(db.Model):
+class Correction(Model):
     """A change made to what was entered, kept so nobody can quietly change the past."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -79,7 +79,7 @@ class Correction(db.Model):
     game: Mapped[Game] = relationship(back_populates="corrections")
 
 
-class Game(db.Model):
+class Game(Model):
     """One game at one table: its family, its chosen settings, its players in their seats."""
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_game_id)
@@ -147,7 +147,7 @@ class Game(db.Model):
         self.updated_at = utcnow()
 
 
-class Player(db.Model):
+class Player(Model):
     """A player in a seat, by name (seats from 0, clockwise, in the order the table gave)."""
 
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
@@ -160,7 +160,7 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class BrowserGame(db.Model):
+class BrowserGame(Model):
     """A game a browser scores (see :mod:`scorekeeper.games.rights`)."""
 
     __tablename__ = "browser_game"
