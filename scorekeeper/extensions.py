@@ -1,7 +1,7 @@
 """The Flask extensions, created once and bound to the app in :func:`scorekeeper.create_app`."""
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import Babel
 from flask_limiter import Limiter
@@ -28,6 +28,13 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    # Flask-SQLAlchemy makes db.Model when it runs, from Base and its own mixins (a table
+    # named after its class, the binds): a type checker knows it as the Base it is made from.
+    Model = Base
+else:
+    Model = db.Model
 
 HELD = "held until closed"
 

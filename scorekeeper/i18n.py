@@ -1,7 +1,9 @@
 """French and English: the browser's preference, or the choice made in the page footer."""
 
 import os
+from collections.abc import Callable
 from functools import cache
+from typing import Protocol, cast
 from urllib.parse import urlsplit
 
 from babel import localedata
@@ -87,10 +89,30 @@ def request_catalogue() -> NullTranslations:
     return kept[1]
 
 
+class GettextInstaller(Protocol):
+    """A Jinja environment with the i18n extension (Flask-Babel adds it), which gives the
+    environment this method when it runs."""
+
+    def install_gettext_callables(
+        self,
+        gettext: Callable[[str], str],
+        ngettext: Callable[[str, str, int], str],
+        newstyle: bool | None = None,
+        pgettext: Callable[[str, str], str] | None = None,
+        npgettext: Callable[[str, str, str, int], str] | None = None,
+    ) -> None: ...
+
+
+def current_language() -> str:
+    """The page's language, for its ``lang`` (English outside a request)."""
+    locale = get_locale()
+    return locale.language if locale else "en"
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", local_timezone())
     babel.init_app(app, locale_selector=select_locale)
-    app.jinja_env.install_gettext_callables(
+    cast(GettextInstaller, app.jinja_env).install_gettext_callables(
         gettext=lambda string: request_catalogue().ugettext(string),
         ngettext=lambda singular, plural, n: request_catalogue().ungettext(singular, plural, n),
         pgettext=lambda context, string: request_catalogue().upgettext(context, string),
@@ -101,6 +123,4 @@ def init_app(app: Flask) -> None:
     )
     app.register_blueprint(bp)
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
-    app.jinja_env.globals["current_locale"] = lambda: (
-        get_locale().language if get_locale() else "en"
-    )
+    app.jinja_env.globals["current_locale"] = current_language

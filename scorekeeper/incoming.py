@@ -71,7 +71,10 @@ class Incoming:
         request has come; None when the client has closed the connection."""
         if self.has_data():
             return True
-        wanted = RECEIVE if self.spool is None else self.size - self.spool.tell()
+        wanted = RECEIVE
+        if self.spool is not None:
+            assert self.size is not None  # a request is spooled once its head has told its size
+            wanted = self.size - self.spool.tell()
         try:
             self.socket.settimeout(0)
             data = self.socket.recv(min(wanted, RECEIVE))
@@ -99,23 +102,22 @@ class Incoming:
 
     def has_data(self) -> bool:
         """Whether a whole request has come."""
-        if self.size is None and not self._measure():
-            return False
-        return self.come() >= self.size
+        size = self.size if self.size is not None else self._measure()
+        return size is not None and self.come() >= size
 
-    def _measure(self) -> bool:
-        """Learn the request's size from its head: whether the head has come."""
+    def _measure(self) -> int | None:
+        """Learn the request's size from its head: None until the head has come."""
         end = self.received.find(END_OF_HEAD, self.searched)
         if end < 0:
             self.searched = max(0, len(self.received) - len(END_OF_HEAD) + 1)
             if len(self.received) <= self.server.max_request_header_size:
-                return False
+                return None
             self.size = len(self.received)  # cheroot refuses a head this long, reading no more
-            return True
+            return self.size
         head = end + len(END_OF_HEAD)
         most = self.server.max_request_body_size
         self.size = head + body_length(bytes(self.received[:head]), most)
-        return True
+        return self.size
 
     def take(self) -> IO[bytes]:
         """The whole request that has come (``has_data``), for a thread to read and close."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, abort, current_app, request
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response
@@ -80,7 +80,7 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
-    def open_session(self, app: Flask, request: Request) -> SessionMixin | None:
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         if request.method == "GET" and request.path.endswith(POLL_PATH):
             return self.make_null_session(app)
         return super().open_session(app, request)

@@ -1,4 +1,4 @@
-"""The code's own checks run with the suite: lint, formatting, and strict types on the engine."""
+"""The code's own checks run with the suite: lint, formatting, and strict types on the package."""
 
 import re
 import subprocess
@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
     [
         ["ruff", "check", "."],
         ["ruff", "format", "--check", "."],
-        ["mypy"],  # strict on scorekeeper/rules, as configured in pyproject.toml
+        ["mypy"],  # strict on the whole package, as configured in pyproject.toml
     ],
-    ids=["ruff-check", "ruff-format", "mypy-strict-rules"],
+    ids=["ruff-check", "ruff-format", "mypy-strict"],
 )
 def test_tool_passes(command: list[str]) -> None:
     result = subprocess.run(

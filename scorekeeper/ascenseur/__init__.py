@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-bp = Blueprint("ascenseur", __name__, url_prefix="/ascenseur")
+bp: Blueprint = Blueprint("ascenseur", __name__, url_prefix="/ascenseur")
 
 from scorekeeper.ascenseur import sheet, views  # noqa: E402, F401
 from scorekeeper.ascenseur.family import FAMILY  # noqa: E402

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scorekeeper.ascenseur.labels import signed
+from scorekeeper.games.helpers import signed
 from scorekeeper.rules import ascenseur as rules
 
 # Okabe–Ito colours, distinct for colour-blind readers; dashes and markers for paper.

@@ -9,17 +9,17 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
+    Field,
     FieldList,
     HiddenField,
     IntegerField,
     RadioField,
-    SelectChoice,
     StringField,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
-from scorekeeper.forms import Form, stripped
+from scorekeeper.forms import Form, SelectChoice, stripped
 from scorekeeper.games.forms import ChangeForm
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
@@ -139,7 +139,7 @@ def _number_field(plan: rules.RoundPlan, name: str, missing: Any) -> RadioField:
 class RoundForm(ChangeForm):
     """A round's numbers, one radio row per player; fields are added for the round at hand."""
 
-    def seat_fields(self, kind: str, seats: Sequence[int]) -> list[Any]:
+    def seat_fields(self, kind: str, seats: Sequence[int]) -> list[Field]:
         return [self[f"{kind}_{seat}"] for seat in seats]
 
 
@@ -171,7 +171,7 @@ def round_form(
             message = _("Enter %(name)s's tricks.", name=name)
             setattr(Round, f"tricks_{seat}", _number_field(plan, name, message))
     if trump:
-        Round.trump = RadioField(  # type: ignore[attr-defined]
+        Round.trump = RadioField(
             _l("Trump suit that came up"),
             choices=options([("", _l("not noted")), *((s.value, SUIT_NAMES[s]) for s in SUITS)]),
             default="",

@@ -9,7 +9,7 @@ from enum import StrEnum
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import ascenseur
 from scorekeeper.rules.cards import Suit
@@ -41,7 +41,7 @@ class AscenseurGame(Game):
         return ascenseur.score_game(self.variant, self.names, self.first_dealer, self.entries)
 
 
-class RoundRecord(db.Model):
+class RoundRecord(Model):
     """One round's entries by seat: the bids, then the tricks, and the trump suit if noted."""
 
     __tablename__ = "round"

@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-bp = Blueprint("bridge", __name__, url_prefix="/bridge")
+bp: Blueprint = Blueprint("bridge", __name__, url_prefix="/bridge")
 
 from scorekeeper.bridge import views  # noqa: E402, F401
 from scorekeeper.bridge.family import FAMILY  # noqa: E402

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, StringField
@@ -11,7 +9,7 @@ from wtforms.validators import Length
 
 from scorekeeper.bridge.labels import SEAT_NAMES
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
-from scorekeeper.forms import Form, printable, stripped
+from scorekeeper.forms import ExtraValidators, Form, printable, stripped
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.rules.bridge import Rounding, Seat
 
@@ -58,7 +56,7 @@ class SetupForm(Form):
     def names(self) -> list[str]:
         return [str(self[field].data or "") for field in ("north", "east", "south", "west")]
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
         valid = super().validate(extra_validators)
         seen: set[str] = set()
         for field in (self.north, self.east, self.south, self.west):

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import bridge
 
@@ -35,7 +35,7 @@ class BridgeGame(Game):
     first_dealer = Setting(bridge.Seat, "N", stored=str)
 
 
-class SeatingRecord(db.Model):
+class SeatingRecord(Model):
     """Who sat where for one rubber or Chicago wheel: the table cuts again between them."""
 
     __tablename__ = "bridge_seating"
@@ -55,7 +55,7 @@ class SeatingRecord(db.Model):
         return int(self.seats[str(seat)])
 
 
-class DealRecord(db.Model):
+class DealRecord(Model):
     """One deal as the table entered it; a passed-out deal has no contract."""
 
     __tablename__ = "bridge_deal"
@@ -93,7 +93,7 @@ class DealRecord(db.Model):
             honours = bridge.Honours(bridge.Side(self.honours_side), self.honours)
         return bridge.RubberDeal(
             bridge.Seat(self.declarer).side,
-            bridge.Contract(self.level, self.strain, self.doubled),
+            bridge.Contract(self.level, bridge.Strain(self.strain), self.doubled),
             self.tricks if self.tricks is not None else 0,
             honours,
         )

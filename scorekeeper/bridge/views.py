@@ -87,8 +87,8 @@ def seating_form(game: BridgeGame, evening: Evening, **kwargs: Any) -> SeatingFo
     }
     form = SeatingForm(data={**data, "drawn_from": game.version}, **kwargs)
     players = choices(list(enumerate(game.names)))
-    for field in ("north", "east", "south", "west"):
-        form[field].choices = players
+    for field in (form.north, form.east, form.south, form.west):
+        field.choices = players
     return form
 
 

@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-bp = Blueprint("club", __name__, url_prefix="/club")
+bp: Blueprint = Blueprint("club", __name__, url_prefix="/club")
 
 from scorekeeper.club import views  # noqa: E402, F401
 from scorekeeper.club.family import FAMILY  # noqa: E402

@@ -7,13 +7,13 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
+from wtforms import FieldList, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.club.models import Shown
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
-from scorekeeper.forms import Form, printable, stripped
+from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
 from scorekeeper.games.forms import ChangeForm
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
@@ -103,7 +103,7 @@ class SetupForm(Form):
         full = 2 * int(self.tables.data)
         return full - 1 if self.pairs.data == "odd" else full
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
         valid = super().validate(extra_validators)
         if (
             valid
@@ -125,7 +125,7 @@ class NamesForm(ChangeForm):
         StringField(validators=[Length(max=MAX_NAMES)], filters=[stripped]), min_entries=0
     )
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
         valid = super().validate(extra_validators)
         for field in self.names:
             if field.data and not printable(field.data):

@@ -14,9 +14,9 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model, db
 from scorekeeper.games.models import Game, Setting, utcnow
-from scorekeeper.rules.bridge import Artificial, Contract, Seat, Side
+from scorekeeper.rules.bridge import Artificial, Contract, Seat, Side, Strain
 from scorekeeper.rules.duplicate import (
     Pair,
     Ranking,
@@ -236,7 +236,7 @@ def _movement(build: object, tables: int, per_round: int, pairs: int) -> Movemen
     return _MOVEMENTS[key]
 
 
-class ClubPair(db.Model):
+class ClubPair(Model):
     """A pair of the session: its number (within its direction in a Mitchell) and its players."""
 
     __tablename__ = "club_pair"
@@ -258,7 +258,7 @@ class ClubPair(db.Model):
         return Pair(self.number, Side(self.direction) if self.direction else None)
 
 
-class ClubTable(db.Model):
+class ClubTable(Model):
     """A table of the session, with the version of its own entries."""
 
     __tablename__ = "club_table"
@@ -279,7 +279,7 @@ class ClubTable(db.Model):
         self.updated_at = utcnow()
 
 
-class ClubResult(db.Model):
+class ClubResult(Model):
     """One table's result on one board: a contract played, a pass, or artificial scores."""
 
     __tablename__ = "club_result"
@@ -307,16 +307,19 @@ class ClubResult(db.Model):
     game: Mapped[ClubSession] = relationship(back_populates="results")
 
     def table_result(self) -> TableResult:
-        played = self.level is not None and self.strain and self.declarer
+        contract, declarer, tricks = None, None, None
+        if self.level is not None and self.strain and self.declarer:
+            contract = Contract(self.level, Strain(self.strain), self.doubled)
+            declarer, tricks = Seat(self.declarer), self.tricks
         return TableResult(
             self.board,
             self.table,
             self.round,
             self.ns,
             self.ew,
-            contract=Contract(self.level, self.strain, self.doubled) if played else None,  # type: ignore[arg-type]
-            declarer=Seat(self.declarer) if played else None,
-            tricks=self.tricks if played else None,
+            contract=contract,
+            declarer=declarer,
+            tricks=tricks,
             artificial_ns=Artificial(self.artificial_ns) if self.artificial_ns else None,
             artificial_ew=Artificial(self.artificial_ew) if self.artificial_ew else None,
             lead=self.lead or "",
@@ -337,7 +340,7 @@ class ClubResult(db.Model):
         self.doubled = 0
 
 
-class ClubDeal(db.Model):
+class ClubDeal(Model):
     """A board's cards, when a results file gave them (kept for the files written back)."""
 
     __tablename__ = "club_deal"

@@ -721,7 +721,7 @@ def import_results() -> str | Response | tuple[str, int]:
         try:
             game = files.session_from_file(form.file.data.read(ImportForm.MAX_BYTES + 1))
         except TransferError as error:
-            form.file.errors.append(str(error))
+            form.file.errors = [*form.file.errors, str(error)]
         else:
             return store_imported(game, key)
     if not form.nonce.data:

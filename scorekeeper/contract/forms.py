@@ -8,9 +8,10 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from wtforms import HiddenField, RadioField, SelectChoice
+from wtforms import HiddenField, RadioField
 
 from scorekeeper.contract.labels import contract_label, strain_label
+from scorekeeper.forms import SelectChoice
 from scorekeeper.games.forms import ChangeForm
 from scorekeeper.rules.bridge import Seat, Strain
 
@@ -145,7 +146,10 @@ class DealForm(ChangeForm):
 
     @property
     def tricks(self) -> int:
-        return 6 + int(self.level.data) + int(self.result.data)
+        """The tricks taken, by the result tapped (a number: ``check`` saw it first)."""
+        result = self.result.data
+        assert result is not None
+        return 6 + int(self.level.data) + int(result)
 
     @property
     def honours_claim(self) -> tuple[str | None, int | None]:

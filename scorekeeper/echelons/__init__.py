@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-bp = Blueprint("echelons", __name__, url_prefix="/echelons")
+bp: Blueprint = Blueprint("echelons", __name__, url_prefix="/echelons")
 
 from scorekeeper.echelons import views  # noqa: E402, F401
 from scorekeeper.echelons.family import FAMILY  # noqa: E402

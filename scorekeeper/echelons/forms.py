@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import DateField, HiddenField, IntegerField, RadioField, SelectChoice, StringField
+from wtforms import DateField, HiddenField, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.forms import Form, printable, stripped
+from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
 from scorekeeper.games.forms import ChangeForm
 
 MAX_NAME = 24
@@ -36,7 +34,7 @@ class SetupForm(Form):
         names = [str(self.player_a.data or "")]
         return [*names, str(self.player_b.data or "")] if self.kind.data == "race" else names
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
         valid = super().validate(extra_validators)
         fields = [self.player_a, self.player_b] if self.kind.data == "race" else [self.player_a]
         for field in fields:
@@ -101,7 +99,11 @@ class LogForm(ChangeForm):
 
     @property
     def cards(self) -> int:
-        return 52 if self.result.data == "won" else int(self.cards_home.data)
+        """The cards that reached the foundations (a number where not won: ``check`` saw it)."""
+        if self.result.data == "won":
+            return 52
+        assert self.cards_home.data is not None
+        return self.cards_home.data
 
 
 class RaceForm(ChangeForm):

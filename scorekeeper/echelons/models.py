@@ -9,7 +9,7 @@ from datetime import date
 from sqlalchemy import ForeignKey, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import echelons
 
@@ -47,7 +47,7 @@ class EchelonsGame(Game):
         ]
 
 
-class PatienceRecord(db.Model):
+class PatienceRecord(Model):
     """One game of patience: the cards home (a log) or each player's cards left (a race)."""
 
     __tablename__ = "patience_game"

@@ -56,7 +56,10 @@ def save(row: Any) -> bool:
 
 
 def game_page(game: Game, **arguments: str) -> Response:
-    return redirect(url_for(family_of(game).page, game_id=game.id, **arguments))
+    """The game's page, with ``arguments`` in its query."""
+    # Typed as url_for takes them: its own keywords (_external, ...) are not among them.
+    values: dict[str, Any] = {"game_id": game.id, **arguments}
+    return redirect(url_for(family_of(game).page, **values))
 
 
 def write_entry(
@@ -558,6 +561,6 @@ def start_new_game(game: Game, nonce: str | None) -> Response:
         db.session.commit()
     except IntegrityError:  # the same form sent twice at once: the first one stands
         db.session.rollback()
-        game = game_started_by(key) or abort(409)  # type: ignore[assignment]
+        game = game_started_by(key) or abort(409)
     remember(game.id, scorer=True)
     return game_page(game)

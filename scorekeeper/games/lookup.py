@@ -76,7 +76,7 @@ class VersionReads:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.statements: dict[Select[Any], Any] = {}
+        self.statements: dict[Select[int, str], Any] = {}
         # Only a pool of many connections can spare one to each thread: SQLite in memory has
         # one connection, and a thread's own would be the ORM's.
         self.keeps_connections = isinstance(engine.pool, QueuePool)
@@ -93,6 +93,7 @@ class VersionReads:
             return self.version(game_id, family)
         self.watch.start()
         told = self.watch.version(game_id)
+        version: int | None
         if told is not None:
             version, its_family = told
             return version if its_family == family else None
@@ -113,7 +114,7 @@ class VersionReads:
         row = self.row(query, game_id)
         return int(row[0]) if row is not None and row[1] == family else None
 
-    def row(self, query: Select[Any], game_id: str) -> Sequence[Any] | None:
+    def row(self, query: Select[int, str], game_id: str) -> Sequence[Any] | None:
         compiled = self.statements.get(query)
         if compiled is None:
             compiled = self.statements[query] = query.compile(dialect=self.engine.dialect)
@@ -158,6 +159,7 @@ class VersionReads:
         generation = self.generation  # before opening: a dispose meanwhile makes it old
         pooled = self.engine.raw_connection()
         pooled.detach()
+        assert pooled.dbapi_connection is not None  # just opened
         try:
             self.engine.dialect.set_isolation_level(pooled.dbapi_connection, "AUTOCOMMIT")
         except Exception:

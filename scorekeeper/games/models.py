@@ -10,12 +10,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, inspect
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 
 
 def utcnow() -> datetime:
@@ -31,38 +31,45 @@ def new_scorer_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+T = TypeVar("T")
+
 VALUES_LENGTH = 120
 """Room for a whole round's numbers taken back: 26 players, two digits each, and slashes."""
 
 
-class Setting:
+class Setting(Generic[T]):
     """One of the settings a table chose when the game started, kept in the game's JSON
     column under the attribute's name (or ``key``): read through ``read`` (``default`` where
     the game has none), stored as ``stored`` gives it."""
 
     def __init__(
         self,
-        read: Callable[[Any], Any],
-        default: Any = None,
+        read: Callable[[Any], T],
+        default: object = None,
         *,
         key: str = "",
-        stored: Callable[[Any], Any] = lambda value: value,
+        stored: Callable[[T], object] = lambda value: value,
     ) -> None:
         self.read, self.default, self.key, self.stored = read, default, key, stored
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.key = self.key or name
 
-    def __get__(self, game: Game | None, owner: type | None = None) -> Any:
+    @overload
+    def __get__(self, game: None, owner: type | None = None) -> Setting[T]: ...
+    @overload
+    def __get__(self, game: Game, owner: type | None = None) -> T: ...
+    def __get__(self, game: Game | None, owner: type | None = None) -> T | Setting[T]:
         if game is None:
             return self
         return self.read(game.settings.get(self.key, self.default))
 
-    def __set__(self, game: Game, value: Any) -> None:
+    def __set__(self, game: Game, value: object) -> None:
+        """Set from the value itself or from what it is read from (a seat's letter)."""
         game.setting(self.key, self.stored(self.read(value)))
 
 
-class Correction(db.Model):
+class Correction(Model):
     """A change made to what was entered, kept so nobody can quietly change the past."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -79,7 +86,7 @@ class Correction(db.Model):
     game: Mapped[Game] = relationship(back_populates="corrections")
 
 
-class Game(db.Model):
+class Game(Model):
     """One game at one table: its family, its chosen settings, its players in their seats."""
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_game_id)
@@ -147,7 +154,7 @@ class Game(db.Model):
         self.updated_at = utcnow()
 
 
-class Player(db.Model):
+class Player(Model):
     """A player in a seat, by name (seats from 0, clockwise, in the order the table gave)."""
 
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
@@ -160,7 +167,7 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class BrowserGame(db.Model):
+class BrowserGame(Model):
     """A game a browser scores (see :mod:`scorekeeper.games.rights`)."""
 
     __tablename__ = "browser_game"

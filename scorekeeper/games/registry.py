@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Select
+
 from scorekeeper.games.models import Correction, Game
 
 
@@ -71,7 +73,7 @@ class Family:
     """On a private server (the family's laptop) every phone scores the family's games; not
     where a game's own links give narrower rights (a club session's tables each enter their own
     results, and the director's rights come from the director's link alone)."""
-    live_version: Any = None
+    live_version: Select[int, str] | None = None
     """A select of (version, family) for the bound ``game_id``, when a game's pages change with
     more than its own row (a club session's tables each keep a version of their own)."""
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Hashable
 from flask import Blueprint, Response, abort, current_app, flash, g, request
 from flask_babel import get_locale, get_timezone
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, save
@@ -29,7 +30,7 @@ def kept_game_page(
     draw: Callable[[], str],
     *varies: Hashable,
     for_both_roles: bool = False,
-) -> Response | str:
+) -> BaseResponse | str:
     """A game's page, kept as drawn under what it shows (see page_cache): its family and id,
     its version, scorer or viewer, the language and the time zone, and what else it
     ``varies`` with (the day, for a form that offers today's date). A page whose template
@@ -87,7 +88,7 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         return current_app.response_class(body, status, headers)
 
     @bp.get("/<game_id>/score/<token>")
-    def join_as_scorer(game_id: str, token: str) -> Response:
+    def join_as_scorer(game_id: str, token: str) -> BaseResponse:
         """The scorer link: this browser may now enter and correct the game's entries."""
         game = get_game_or_404(game_id, family.game)
         if not secrets.compare_digest(token.encode(), game.scorer_token.encode()):
@@ -110,7 +111,7 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         return response
 
     @bp.post("/<game_id>/undo")
-    def undo(game_id: str) -> Response:
+    def undo(game_id: str) -> BaseResponse:
         """Take back the last entry; what is taken back is shown and logged (and, where the
         family can, filled in again)."""
         game = scorers_game(game_id, family.game)

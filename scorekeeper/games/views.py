@@ -94,7 +94,7 @@ def import_game() -> str | Response | tuple[str, int]:
         try:
             game = read_game_file(form.file.data.read(ImportForm.MAX_BYTES + 1))
         except TransferError as error:
-            form.file.errors.append(str(error))
+            form.file.errors = [*form.file.errors, str(error)]
         else:
             return store_imported(game, key)
     if not form.nonce.data:

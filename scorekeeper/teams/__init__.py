@@ -3,7 +3,7 @@ IMPs board by board and in victory points for the match."""
 
 from flask import Blueprint
 
-bp = Blueprint("teams", __name__, url_prefix="/teams")
+bp: Blueprint = Blueprint("teams", __name__, url_prefix="/teams")
 
 from scorekeeper.games.routes import add_table_routes  # noqa: E402
 from scorekeeper.teams import views  # noqa: E402, F401

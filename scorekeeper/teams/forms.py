@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -10,7 +10,7 @@ from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
-from scorekeeper.forms import Form, printable, stripped
+from scorekeeper.forms import ExtraValidators, Form, printable, stripped
 from scorekeeper.rules.bridge import Seat
 from scorekeeper.teams.models import (
     HIGHEST_FIRST_BOARD,
@@ -66,7 +66,10 @@ class SetupForm(Form):
     def player_fields(self, team: str) -> list[tuple[StringField, int]]:
         """A team's player fields, each with the seat number it stands for."""
         return [
-            (self[f"{team}_{table}_{seat.value.lower()}"], player_seat(table, seat))
+            (
+                cast(StringField, self[f"{team}_{table}_{seat.value.lower()}"]),
+                player_seat(table, seat),
+            )
             for table, seat in LINEUP[team]
         ]
 
@@ -80,7 +83,7 @@ class SetupForm(Form):
         ]
         return sorted(named)
 
-    def validate(self, extra_validators: Any = None) -> bool:
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
         valid = super().validate(extra_validators)
         teams = (self.team_a, self.team_b)
         for field in teams:

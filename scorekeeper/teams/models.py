@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting
 from scorekeeper.rules import bridge
 from scorekeeper.rules.bridge import Seat, Side
@@ -70,7 +70,7 @@ class TeamsGame(Game):
         return next((r for r in self.results if (r.board, r.table) == (board, table)), None)
 
 
-class TableResult(db.Model):
+class TableResult(Model):
     """One table's result on one board; a passed-out board has no contract."""
 
     __tablename__ = "teams_result"

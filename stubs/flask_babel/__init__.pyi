@@ -1,0 +1,69 @@
+"""Flask-Babel 4 ships no type information: the names the app uses, typed from its source."""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date, datetime, time, timedelta, tzinfo
+from decimal import Decimal
+from typing import Any
+
+from babel import Locale
+from babel.support import NullTranslations
+from flask import Flask
+
+class LazyString(str):
+    """What ``lazy_gettext`` returns: a message translated each time it is read, in the
+    language of the request that reads it. It stands for that str everywhere (every str
+    method goes through to the translation; WTForms and Jinja take it as a label or a
+    message), so it is typed as one; at run time it is not an instance of str."""
+
+class Babel:
+    def __init__(
+        self,
+        app: Flask | None = None,
+        date_formats: dict[str, str] | None = None,
+        configure_jinja: bool = True,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None: ...
+    def init_app(
+        self,
+        app: Flask,
+        default_locale: str = "en",
+        default_domain: str = "messages",
+        default_translation_directories: str = "translations",
+        default_timezone: str = "UTC",
+        locale_selector: Callable[[], str | Locale | None] | None = None,
+        timezone_selector: Callable[[], str | tzinfo | None] | None = None,
+    ) -> None: ...
+
+def get_translations() -> NullTranslations: ...
+def get_locale() -> Locale | None: ...
+def get_timezone() -> tzinfo | None: ...
+def refresh() -> None: ...
+@contextmanager
+def force_locale(locale: str | Locale) -> Iterator[None]: ...
+def format_datetime(
+    datetime: datetime | None = None, format: str | None = None, rebase: bool = True
+) -> str: ...
+def format_date(
+    date: date | datetime | None = None, format: str | None = None, rebase: bool = True
+) -> str: ...
+def format_time(
+    time: time | datetime | None = None, format: str | None = None, rebase: bool = True
+) -> str: ...
+def format_timedelta(
+    datetime_or_timedelta: datetime | timedelta,
+    granularity: str = "second",
+    add_direction: bool = False,
+    threshold: float = 0.85,
+) -> str: ...
+def format_number(number: float | Decimal | str) -> str: ...
+def format_decimal(number: float | Decimal | str, format: str | None = None) -> str: ...
+def format_percent(number: float | Decimal | str, format: str | None = None) -> str: ...
+def gettext(string: str, **variables: Any) -> str: ...
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str: ...
+def pgettext(context: str, string: str, **variables: Any) -> str: ...
+def npgettext(context: str, singular: str, plural: str, num: int, **variables: Any) -> str: ...
+def lazy_gettext(string: str, **variables: Any) -> LazyString: ...
+def lazy_ngettext(singular: str, plural: str, num: int, **variables: Any) -> LazyString: ...
+def lazy_pgettext(context: str, string: str, **variables: Any) -> LazyString: ...
