@@ -9,7 +9,6 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
-    Field,
     FieldList,
     HiddenField,
     IntegerField,
@@ -138,9 +137,6 @@ def _number_field(plan: rules.RoundPlan, name: str, missing: Any) -> RadioField:
 
 class RoundForm(ChangeForm):
     """A round's numbers, one radio row per player; fields are added for the round at hand."""
-
-    def seat_fields(self, kind: str, seats: Sequence[int]) -> list[Field]:
-        return [self[f"{kind}_{seat}"] for seat in seats]
 
 
 def round_form(
