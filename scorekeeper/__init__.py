@@ -59,14 +59,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import assets, compression, errors, i18n, security
+    from scorekeeper import assets, errors, i18n, security, serving
     from scorekeeper.ascenseur import bp as ascenseur_bp
     from scorekeeper.bridge import bp as bridge_bp
     from scorekeeper.club import bp as club_bp
     from scorekeeper.echelons import bp as echelons_bp
     from scorekeeper.extensions import csrf, db, limiter, migrate
-    from scorekeeper.games import lookup, page_cache, rights
-    from scorekeeper.games.live import LivePoll
+    from scorekeeper.games import rights
     from scorekeeper.games.views import bp as games_bp
     from scorekeeper.teams import bp as teams_bp
 
@@ -74,7 +73,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     db.init_app(app)
-    lookup.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
@@ -82,8 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     assets.init_app(app)
     security.init_app(app)
-    page_cache.init_app(app)
-    compression.init_app(app)
+    serving.init_app(app, lambda secure: security.fixed_headers(app, secure))
     app.register_blueprint(errors.bp)
     app.register_blueprint(games_bp)
     # The families: each registers itself with the core when imported.
@@ -92,11 +89,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(echelons_bp)
     app.register_blueprint(teams_bp)
     app.register_blueprint(club_bp)
-    app.wsgi_app = LivePoll(  # type: ignore[method-assign]
-        app.wsgi_app,
-        app.extensions["version_reads"].polled_version,
-        lambda secure: security.fixed_headers(app, secure),
-    )
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
         # Behind a reverse proxy: trust its word on the scheme (HTTPS) and the client. The host
         # is the Host it passes on: a client's own X-Forwarded-Host would go through it untouched.

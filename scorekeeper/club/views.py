@@ -36,13 +36,13 @@ from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_g
 from scorekeeper.games.models import Correction, utcnow
 from scorekeeper.games.registry import file_stem
 from scorekeeper.games.rights import form_key, is_scorer, remember, require_scorer
-from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce, store_imported
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Ranking, SessionScore
 from scorekeeper.rules.movements import Movement, MovementKind, Seating
+from scorekeeper.serving import kept_page
 
 
 def club_session(game_id: str) -> ClubSession:
@@ -208,7 +208,7 @@ def session(game_id: str) -> Response | str:
     def draw() -> str:
         return render_session(club_session(game_id))
 
-    return kept_game_page(FAMILY, game_id, draw)
+    return kept_page(FAMILY, game_id, draw)
 
 
 @bp.get("/<game_id>/table/<int:table>/qr.svg")

@@ -1,5 +1,5 @@
 """On PostgreSQL, each server process is told of the games' new versions and answers the live
-poll from memory (scorekeeper.games.version_watch): never older than what it committed itself,
+poll from memory (scorekeeper.serving.watch): never older than what it committed itself,
 soon after another process commits, and from the database whenever it can't be sure."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper.extensions import db
-from scorekeeper.games import version_watch
-from scorekeeper.games.lookup import VersionReads
 from scorekeeper.games.models import Game
-from scorekeeper.games.version_watch import VersionWatch
+from scorekeeper.serving import watch as version_watch
+from scorekeeper.serving.versions import VersionReads
+from scorekeeper.serving.watch import VersionWatch
 from tests.conftest import migrated_app
 from tests.postgres import PostgresServer
 from tests.web.table import Table
