@@ -41,6 +41,21 @@ class TakenBack:
 
 
 @dataclass(frozen=True)
+class LiveVersion:
+    """A game's version as its pages follow it, where it spans more rows than the game's own: a
+    club session's tables each keep a version of their own, so that they never wait on one
+    another, and the session's is its row's and every table's added up."""
+
+    query: Any
+    """A select of (version, family) for the bound ``game_id``."""
+    rows: type[Any]
+    """The class of those other rows, each with its ``game_id``."""
+    trigger: str
+    """The trigger on their table that tells the server processes of their changes
+    (PostgreSQL's ``NOTIFY``, as the game table's does: see scorekeeper.serving.watch)."""
+
+
+@dataclass(frozen=True)
 class Family:
     key: str
     name: Callable[[], str]
@@ -71,9 +86,8 @@ class Family:
     """On a private server (the family's laptop) every phone scores the family's games; not
     where a game's own links give narrower rights (a club session's tables each enter their own
     results, and the director's rights come from the director's link alone)."""
-    live_version: Any = None
-    """A select of (version, family) for the bound ``game_id``, when a game's pages change with
-    more than its own row (a club session's tables each keep a version of their own)."""
+    live_version: LiveVersion | None = None
+    """Where a game's pages change with more than its own row."""
 
 
 FAMILIES: dict[str, Family] = {}

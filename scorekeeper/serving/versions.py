@@ -18,7 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
-from scorekeeper.serving.watch import VersionWatch, answered_from_memory
+from scorekeeper.serving.watch import VersionWatch
 
 STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
 
@@ -64,9 +64,8 @@ class VersionReads:
 
     def polled_version(self, game_id: str, family: str) -> int | None:
         """The version a live poll is given: on PostgreSQL, what the server process was told
-        (:mod:`scorekeeper.serving.watch`) where it knows the game, else the database's.
-        A family that keeps versions beyond the game's row always reads the database."""
-        if self.watch is None or not answered_from_memory(family):
+        (:mod:`scorekeeper.serving.watch`) where it knows the game, else the database's."""
+        if self.watch is None:
             return self.version(game_id, family)
         self.watch.start()
         told = self.watch.version(game_id)
@@ -86,7 +85,7 @@ class VersionReads:
         known = FAMILIES.get(family)
         if known is None:
             return None
-        query = STATE if known.live_version is None else known.live_version
+        query = STATE if known.live_version is None else known.live_version.query
         row = self.row(query, game_id)
         return int(row[0]) if row is not None and row[1] == family else None
 
