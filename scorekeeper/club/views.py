@@ -392,14 +392,20 @@ def next_move(movement: Movement, seating: Seating) -> dict[str, Any] | None:
 
 
 @bp.get("/<game_id>/table/<int:table>/<token>")
-def table_page(game_id: str, table: int, token: str) -> tuple[str, int]:
-    """A table's phone: the board to play, its dealer and vulnerability, and its result."""
-    game = club_session(game_id)
-    movement = table_or_404(game, table, token)
-    round_ = request.args.get("round", type=int)
-    if round_ is not None and not 1 <= round_ <= movement.rounds:
-        round_ = None
-    return render_table(game, movement, table, round_)
+def table_page(game_id: str, table: int, token: str) -> Response | str:
+    """A table's phone: the board to play, its dealer and vulnerability, and its result. Kept
+    as drawn under the session's version (a table's page shows what the others entered too)
+    and under the link's token, so only the table's own link finds it kept: any other is
+    checked as its page is drawn."""
+    asked = request.args.get("round", type=int)
+
+    def draw() -> str:
+        game = club_session(game_id)
+        movement = table_or_404(game, table, token)
+        round_ = asked if asked is not None and 1 <= asked <= movement.rounds else None
+        return render_table(game, movement, table, round_)[0]
+
+    return kept_page(FAMILY, game_id, draw, table, token, asked, opens_the_game=False)
 
 
 def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Seating | None:
