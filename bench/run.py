@@ -50,8 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.games.live import LIVE_PACE  # noqa: E402
 from scorekeeper.rules import ascenseur as rules  # noqa: E402
+from scorekeeper.serving import LIVE_PACE  # noqa: E402
 from tests.postgres import PostgresServer, server_binaries  # noqa: E402
 from tests.server.conftest import (  # noqa: E402
     SCOREKEEPER,
@@ -87,7 +87,7 @@ SETUP = {  # the preset's own rules, as its new-game form starts
 }
 POST_EVERY, PHONES = 60.0, 5
 """A table: a scorer enters a round every minute, five phones follow the game at the app's
-pace (scorekeeper.games.live): every 2 s after a change, every 5 s once it is quiet."""
+pace (scorekeeper.serving.live): every 2 s after a change, every 5 s once it is quiet."""
 PLAYED_SPREAD = 12
 """Table n starts the benchmark with n % 12 rounds played: a room at every stage of its games,
 so that a run moving each game on by a round barely changes what a page costs."""

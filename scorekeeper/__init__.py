@@ -63,17 +63,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import assets, compression, errors, i18n, security
+    from scorekeeper import assets, errors, i18n, security, serving
     from scorekeeper.extensions import csrf, db, limiter, migrate
-    from scorekeeper.games import lookup, page_cache, rights
-    from scorekeeper.games.live import LivePoll
+    from scorekeeper.games import rights
     from scorekeeper.games.views import bp as games_bp
 
     # Templates indent for their readers; the pages go out without that whitespace.
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     db.init_app(app)
-    lookup.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
@@ -81,17 +79,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     assets.init_app(app)
     security.init_app(app)
-    page_cache.init_app(app)
-    compression.init_app(app)
+    serving.init_app(app, lambda secure: security.fixed_headers(app, secure))
     app.register_blueprint(errors.bp)
     app.register_blueprint(games_bp)
     for name in FAMILY_PACKAGES:  # each registers itself with the core when imported
         app.register_blueprint(import_module(f"scorekeeper.{name}").bp)
-    app.wsgi_app = LivePoll(  # type: ignore[method-assign]
-        app.wsgi_app,
-        app.extensions["version_reads"].polled_version,
-        lambda secure: security.fixed_headers(app, secure),
-    )
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
         # Behind a reverse proxy: trust its word on the scheme (HTTPS) and the client. The host
         # is the Host it passes on: a client's own X-Forwarded-Host would go through it untouched.

@@ -16,7 +16,7 @@ from flask import Flask, abort, current_app, request
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorekeeper.compression import COMPRESSIBLE, accepts_gzip
+from scorekeeper.serving import COMPRESSIBLE, accepts_gzip
 
 YEAR = 365 * 24 * 3600
 STYLESHEET = "style.css"

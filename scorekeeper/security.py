@@ -18,7 +18,7 @@ from flask_wtf.csrf import CSRFError
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
-from scorekeeper.games.live import POLL_PATH
+from scorekeeper.serving import POLL_PATH
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; style-src 'self' '{style_hash}'; img-src 'self' data:; "
@@ -72,7 +72,7 @@ def refuse_a_form_from_another_site() -> None:
 
 class SessionInterface(SecureCookieSessionInterface):
     """The signed session cookie, marked Secure when the request itself is secure, and not
-    even read for the live poll, which needs none (see scorekeeper.games.live)."""
+    even read for the live poll, which needs none (see scorekeeper.serving.live)."""
 
     def __init__(self) -> None:
         self.kept_serializer: tuple[object, URLSafeTimedSerializer | None] | None = None

@@ -39,17 +39,30 @@ def test_engine_imports_nothing_from_the_web() -> None:
 
 def test_no_family_imports_another_and_the_core_imports_none() -> None:
     """A family stands on the core and on the shared modules (contract, for the bridge
-    families), never on another family; the core knows none of them."""
+    families), never on another family; the core and the serving know none of them."""
     package = ROOT / "scorekeeper"
     families = {
         path.parent.name for path in package.glob("*/family.py")
     }  # every family registers itself in its family.py
     assert {"ascenseur", "bridge", "club", "echelons", "teams"} <= families
     importing = re.compile(r"^\s*(?:from|import) scorekeeper\.(\w+)", re.MULTILINE)
-    for owner in [*families, "games", "contract"]:
+    for owner in [*families, "games", "contract", "serving"]:
         for source in (package / owner).rglob("*.py"):
             others = set(importing.findall(source.read_text(encoding="utf-8"))) & families
-            assert others <= {owner} - {"games", "contract"}, f"{source}: imports {others}"
+            assert others <= {owner} - {"games", "contract", "serving"}, (
+                f"{source}: imports {others}"
+            )
+
+
+def test_the_app_uses_the_serving_through_its_interface_alone() -> None:
+    """Outside scorekeeper/serving/, the app imports ``scorekeeper.serving`` itself, never one
+    of its modules (the tests look inside them)."""
+    serving = ROOT / "scorekeeper" / "serving"
+    inside = re.compile(r"^\s*(?:from|import) scorekeeper\.serving\.", re.MULTILINE)
+    for folder in ("scorekeeper", "bench"):
+        for source in (ROOT / folder).rglob("*.py"):
+            if not source.is_relative_to(serving):
+                assert not inside.search(source.read_text(encoding="utf-8")), source
 
 
 def test_the_repository_stands_alone() -> None:

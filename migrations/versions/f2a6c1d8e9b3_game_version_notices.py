@@ -14,7 +14,7 @@ down_revision = "d1c2b3a4e5f6"
 branch_labels = None
 depends_on = None
 
-# The payload scorekeeper.games.version_watch reads: "<game id> <version or gone> <family>".
+# The payload scorekeeper.serving.watch reads: "<game id> <version or gone> <family>".
 NOTICE_FUNCTION = """
 CREATE OR REPLACE FUNCTION game_version_notice() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -36,13 +36,12 @@ from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Correction, Player
-from scorekeeper.games.page_cache import drawing_for_both_roles
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import redrawn_setup_limit
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
+from scorekeeper.serving import drawing_for_both_roles, kept_page
 
 
 def ascenseur_game(game_id: str) -> AscenseurGame:
@@ -219,7 +218,7 @@ def play(game_id: str) -> Response | str:
 
     if request.args:  # numbers handed back by "take back": this page is drawn for them alone
         return draw()
-    return kept_game_page(FAMILY, game_id, draw, for_both_roles=True)
+    return kept_page(FAMILY, game_id, draw, for_both_roles=True)
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

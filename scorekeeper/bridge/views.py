@@ -31,9 +31,9 @@ from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
+from scorekeeper.serving import kept_page
 
 
 def bridge_game(game_id: str) -> BridgeGame:
@@ -143,7 +143,7 @@ def pad(game_id: str) -> Response | str:
     def draw() -> str:
         return render_pad(bridge_game(game_id))[0]
 
-    return kept_game_page(FAMILY, game_id, draw)
+    return kept_page(FAMILY, game_id, draw)
 
 
 class Deals(EntryKind[BridgeGame, DealRecord]):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import Model, db
 from scorekeeper.games.models import Game, Setting, utcnow
+from scorekeeper.games.registry import LiveVersion
 from scorekeeper.rules.bridge import Artificial, Contract, Seat, Side, Strain
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -354,13 +355,18 @@ class ClubDeal(Model):
     game: Mapped[ClubSession] = relationship(back_populates="deals")
 
 
-LIVE_VERSION = select(
-    (
-        Game.version
-        + select(func.coalesce(func.sum(ClubTable.version), 0))
-        .where(ClubTable.game_id == Game.id)
-        .scalar_subquery()
-    ).label("version"),
-    Game.family,
-).where(Game.id == db.bindparam("game_id"))
-"""The session's live version: its own row's and every table's, added up, in one query."""
+LIVE_VERSION = LiveVersion(
+    query=select(
+        (
+            Game.version
+            + select(func.coalesce(func.sum(ClubTable.version), 0))
+            .where(ClubTable.game_id == Game.id)
+            .scalar_subquery()
+        ).label("version"),
+        Game.family,
+    ).where(Game.id == db.bindparam("game_id")),
+    rows=ClubTable,
+    trigger="club_table_version_notice",
+)
+"""The session's live version: its own row's and every table's, added up, in one query; a
+table's change is told by the trigger of migration ``b3e8d5a1c7f2``."""

@@ -35,13 +35,13 @@ from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_g
 from scorekeeper.games.models import Correction, utcnow
 from scorekeeper.games.registry import file_stem
 from scorekeeper.games.rights import form_key, is_scorer, remember, require_scorer
-from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce, store_imported
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import SessionScore
 from scorekeeper.rules.movements import Movement, MovementKind, Seating, still_missing
+from scorekeeper.serving import kept_page
 
 
 def club_session(game_id: str) -> ClubSession:
@@ -139,7 +139,7 @@ def session(game_id: str) -> Response | str:
     def draw() -> str:
         return render_session(club_session(game_id))
 
-    return kept_game_page(FAMILY, game_id, draw)
+    return kept_page(FAMILY, game_id, draw)
 
 
 @bp.get("/<game_id>/table/<int:table>/qr.svg")
@@ -290,14 +290,20 @@ def render_table(
 
 
 @bp.get("/<game_id>/table/<int:table>/<token>")
-def table_page(game_id: str, table: int, token: str) -> tuple[str, int]:
-    """A table's phone: the board to play, its dealer and vulnerability, and its result."""
-    game = club_session(game_id)
-    movement = table_or_404(game, table, token)
-    round_ = request.args.get("round", type=int)
-    if round_ is not None and not 1 <= round_ <= movement.rounds:
-        round_ = None
-    return render_table(game, movement, table, round_)
+def table_page(game_id: str, table: int, token: str) -> Response | str:
+    """A table's phone: the board to play, its dealer and vulnerability, and its result. Kept
+    as drawn under the session's version (a table's page shows what the others entered too)
+    and under the link's token, so only the table's own link finds it kept: any other is
+    checked as its page is drawn."""
+    asked = request.args.get("round", type=int)
+
+    def draw() -> str:
+        game = club_session(game_id)
+        movement = table_or_404(game, table, token)
+        round_ = asked if asked is not None and 1 <= asked <= movement.rounds else None
+        return render_table(game, movement, table, round_)[0]
+
+    return kept_page(FAMILY, game_id, draw, table, token, asked, opens_the_game=False)
 
 
 def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Seating | None:

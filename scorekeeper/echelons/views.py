@@ -31,10 +31,10 @@ from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules import echelons
+from scorekeeper.serving import kept_page
 
 CHART_GAMES = 30
 """The chart shows the last games, up to this many."""
@@ -136,7 +136,7 @@ def page(game_id: str) -> Response | str:
     def draw() -> str:
         return render_page(get_game_or_404(game_id, EchelonsGame))[0]
 
-    return kept_game_page(FAMILY, game_id, draw, table_today())
+    return kept_page(FAMILY, game_id, draw, table_today())
 
 
 class PatienceGames(EntryKind[EchelonsGame, PatienceRecord]):

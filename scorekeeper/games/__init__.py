@@ -1,4 +1,4 @@
 """The table core every family stands on: the game row and its seats, the family registry,
-links and QR codes, the live version, the page cache, entry writes, corrections and undo,
-import and export. It imports no family; each family registers itself (registry.py), and its
-blueprint gets the pages every game has from routes.py."""
+rights, links and QR codes, entry writes, corrections and undo, import and export. It imports
+no family; each family registers itself (registry.py), and its blueprint gets the pages every
+game has from routes.py. Its pages are served through :mod:`scorekeeper.serving`."""

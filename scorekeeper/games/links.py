@@ -9,9 +9,9 @@ from flask import request, url_for
 from markupsafe import escape
 
 from scorekeeper.games.models import Game
-from scorekeeper.games.page_cache import SHARE_MARK, drawing_to_keep
 from scorekeeper.games.registry import family_of
 from scorekeeper.network import network_addresses
+from scorekeeper.serving import per_browser
 
 
 def share_base() -> str:
@@ -28,7 +28,7 @@ def share_base() -> str:
 def link_base() -> str:
     """Where a link in a page starts: this request's own address, or, in a page being drawn
     to keep, a mark that each request fills in with its own (never another's Host)."""
-    return SHARE_MARK if drawing_to_keep() else share_base()
+    return per_browser(share_base)
 
 
 def share_links(game: Game) -> dict[str, str]:

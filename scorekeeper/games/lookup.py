@@ -1,30 +1,20 @@
 """Finding a game from its address: 404 for anything else, 403 for a viewer where a scorer is
-needed; and the game's version, read on every request without the ORM."""
+needed."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import threading
-import weakref
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from flask import Flask, abort, current_app
-from sqlalchemy import Engine, QueuePool, Select, bindparam, event, select
+from flask import abort
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
-from scorekeeper.games.registry import FAMILIES
 from scorekeeper.games.rights import require_scorer
-from scorekeeper.games.version_watch import VersionWatch, answered_from_memory
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
-STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
 WITH_PLAYERS = joinedload(Game.players)
 """A game's players in the game's own statement (the pages and entries of every family but the
 club's use their names): on PostgreSQL a statement of its own is a round trip of its own."""
@@ -44,162 +34,6 @@ def scorers_game(game_id: str, kind: type[G]) -> G:
     game = get_game_or_404(game_id, kind)
     require_scorer(game)
     return game
-
-
-def stored_version(game_id: str, family: str) -> int | None:
-    """The version of the game of this family, as the database has it now; ``None`` if there
-    is no such game."""
-    reads: VersionReads = current_app.extensions["version_reads"]
-    return reads.version(game_id, family)
-
-
-def init_app(app: Flask) -> None:
-    with app.app_context():
-        app.extensions["version_reads"] = VersionReads(db.engine)
-
-
-class DatabaseWentAway(Exception):
-    """The connection was closed under the read (the database restarted)."""
-
-
-class VersionReads:
-    """The version read, most of a server's traffic (five phones a table ask every few
-    seconds): one statement, compiled once and handed to the driver as it is, outside any
-    transaction, on a connection each server thread keeps for it.
-
-    On PostgreSQL a transaction costs two round trips more than the query (BEGIN, and ROLLBACK
-    when the connection goes back to the pool), SQLAlchemy's result objects cost more than the
-    query itself, and taking a connection from the pool and giving it back costs as much as the
-    query again. A thread's connection is closed by that thread, never under its feet by
-    another: when the engine is disposed each thread opens a new one at its next read; when
-    the thread ends, its connection goes with it."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.statements: dict[Select[int, str], Any] = {}
-        # Only a pool of many connections can spare one to each thread: SQLite in memory has
-        # one connection, and a thread's own would be the ORM's.
-        self.keeps_connections = isinstance(engine.pool, QueuePool)
-        self.mine = threading.local()
-        self.generation = 0
-        self.watch = VersionWatch(engine) if engine.dialect.name == "postgresql" else None
-        event.listen(engine, "engine_disposed", self.renew)
-
-    def polled_version(self, game_id: str, family: str) -> int | None:
-        """The version a live poll is given: on PostgreSQL, what the server process was told
-        (:mod:`scorekeeper.games.version_watch`) where it knows the game, else the database's.
-        A family that keeps versions beyond the game's row always reads the database."""
-        if self.watch is None or not answered_from_memory(family):
-            return self.version(game_id, family)
-        self.watch.start()
-        told = self.watch.version(game_id)
-        version: int | None
-        if told is not None:
-            version, its_family = told
-            return version if its_family == family else None
-        token = self.watch.read_token()
-        version = self.version(game_id, family)
-        if version is not None and token is not None:
-            self.watch.keep_read(game_id, version, family, token)
-        return version
-
-    def version(self, game_id: str, family: str) -> int | None:
-        """The version of the game of this family; ``None`` if there is no such game."""
-        if not GAME_ID.fullmatch(game_id):
-            return None
-        known = FAMILIES.get(family)
-        if known is None:
-            return None
-        query = STATE if known.live_version is None else known.live_version
-        row = self.row(query, game_id)
-        return int(row[0]) if row is not None and row[1] == family else None
-
-    def row(self, query: Select[int, str], game_id: str) -> Sequence[Any] | None:
-        compiled = self.statements.get(query)
-        if compiled is None:
-            compiled = self.statements[query] = query.compile(dialect=self.engine.dialect)
-        named = compiled.construct_params({"game_id": game_id})
-        positions = compiled.positiontup
-        parameters = tuple(named[name] for name in positions) if positions else named
-        if not self.keeps_connections:
-            with self.engine.connect() as connection:
-                return connection.exec_driver_sql(compiled.string, parameters).first()
-        try:
-            return self.read(compiled.string, parameters)
-        except DatabaseWentAway:
-            # The database restarted: the pool's connections are gone too, new ones answer.
-            self.engine.dispose(close=False)
-            return self.read(compiled.string, parameters)
-
-    def read(self, statement: str, parameters: Any) -> Sequence[Any] | None:
-        dialect = self.engine.dialect
-        connection = None
-        try:
-            connection = self.connection()
-            cursor = connection.cursor()
-            try:
-                cursor.execute(statement, parameters)
-                return cursor.fetchone()  # type: ignore[no-any-return]
-            finally:
-                cursor.close()
-        except dialect.loaded_dbapi.Error as error:
-            gone = dialect.is_disconnect(error, connection, None)
-            self.forget()  # a connection in doubt serves no more reads
-            if gone:
-                raise DatabaseWentAway from error
-            raise
-
-    def connection(self) -> Any:
-        """This thread's connection, opened through the pool (whose events set it up)."""
-        held: ThreadsConnection | None = getattr(self.mine, "held", None)
-        if held is not None:
-            if held.generation == self.generation and held.pid == os.getpid():
-                return held.dbapi_connection
-            self.forget()
-        generation = self.generation  # before opening: a dispose meanwhile makes it old
-        pooled = self.engine.raw_connection()
-        pooled.detach()
-        assert pooled.dbapi_connection is not None  # just opened
-        try:
-            self.engine.dialect.set_isolation_level(pooled.dbapi_connection, "AUTOCOMMIT")
-        except Exception:
-            close_in_its_process(pooled.dbapi_connection, os.getpid())
-            raise
-        held = ThreadsConnection(pooled.dbapi_connection, generation, os.getpid())
-        # When the thread ends, its connection is closed (the finalizer must not hold `held`).
-        closer = weakref.finalize(held, close_in_its_process, held.dbapi_connection, held.pid)
-        closer.atexit = False
-        self.mine.held = held
-        return held.dbapi_connection
-
-    def forget(self) -> None:
-        """Close this thread's connection."""
-        held: ThreadsConnection | None = getattr(self.mine, "held", None)
-        self.mine.held = None
-        if held is not None:
-            close_in_its_process(held.dbapi_connection, held.pid)
-
-    def renew(self, _engine: Engine | None = None) -> None:
-        """The engine is disposed (the database restarted, or a test ends): this thread's
-        connection is closed now, every other thread's at its next read."""
-        self.generation += 1
-        self.forget()
-        if self.watch is not None:
-            self.watch.stop()
-
-
-@dataclass(frozen=True)
-class ThreadsConnection:
-    dbapi_connection: Any
-    generation: int
-    pid: int
-
-
-def close_in_its_process(dbapi_connection: Any, pid: int) -> None:
-    # A forked server shares its parent's socket: closing it there would end the parent's.
-    if os.getpid() == pid:
-        with contextlib.suppress(Exception):
-            dbapi_connection.close()
 
 
 def game_started_by(key: str | None) -> Game | None:

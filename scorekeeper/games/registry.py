@@ -9,8 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Select
-
 from scorekeeper.games.models import Correction, Game
 
 
@@ -40,6 +38,21 @@ class TakenBack:
     logged: Sequence[Correction]
     message: str
     refill: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LiveVersion:
+    """A game's version as its pages follow it, where it spans more rows than the game's own: a
+    club session's tables each keep a version of their own, so that they never wait on one
+    another, and the session's is its row's and every table's added up."""
+
+    query: Any
+    """A select of (version, family) for the bound ``game_id``."""
+    rows: type[Any]
+    """The class of those other rows, each with its ``game_id``."""
+    trigger: str
+    """The trigger on their table that tells the server processes of their changes
+    (PostgreSQL's ``NOTIFY``, as the game table's does: see scorekeeper.serving.watch)."""
 
 
 @dataclass(frozen=True)
@@ -73,9 +86,8 @@ class Family:
     """On a private server (the family's laptop) every phone scores the family's games; not
     where a game's own links give narrower rights (a club session's tables each enter their own
     results, and the director's rights come from the director's link alone)."""
-    live_version: Select[int, str] | None = None
-    """A select of (version, family) for the bound ``game_id``, when a game's pages change with
-    more than its own row (a club session's tables each keep a version of their own)."""
+    live_version: LiveVersion | None = None
+    """Where a game's pages change with more than its own row."""
 
 
 FAMILIES: dict[str, Family] = {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, abort, current_app, flash, render_template, url_for
-from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
@@ -15,7 +14,6 @@ from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page
 from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.helpers import semicolon_list, signed
-from scorekeeper.games.live import LIVE_PACE
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, family_of
@@ -28,12 +26,6 @@ bp = Blueprint("games", __name__)
 
 bp.add_app_template_global(signed, "signed")
 bp.add_app_template_global(semicolon_list, "semicolon_list")
-
-
-@bp.record_once
-def give_live_pace(state: BlueprintSetupState) -> None:
-    """The pace of the live poll, for the page's script (see scorekeeper.games.live)."""
-    state.app.jinja_env.globals["live_pace"] = LIVE_PACE.attribute()
 
 
 @bp.app_template_global()

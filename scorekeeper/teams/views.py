@@ -25,10 +25,10 @@ from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.routes import kept_game_page
 from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
+from scorekeeper.serving import kept_page
 from scorekeeper.teams import bp
 from scorekeeper.teams.family import FAMILY, CorrectionKind, logged_code, points, result_text
 from scorekeeper.teams.forms import RESULTS, ResultForm, SetupForm
@@ -99,7 +99,7 @@ def match(game_id: str) -> Response | str:
     def draw() -> str:
         return render_match(teams_game(game_id))[0]
 
-    return kept_game_page(FAMILY, game_id, draw)
+    return kept_page(FAMILY, game_id, draw)
 
 
 class Results(EntryKind[TeamsGame, TableResult]):

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from playwright.sync_api import Browser, Page
 
-from scorekeeper.games.live import LIVE_PACE
+from scorekeeper.serving import LIVE_PACE
 from tests.browser.conftest import PHONE
 from tests.browser.test_ascenseur_phone import FOUR, start_game
 

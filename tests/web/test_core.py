@@ -26,7 +26,7 @@ from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.models import Game, Player
 from scorekeeper.games.registry import FAMILIES, Family, NewGame, Summary, TakenBack, register
 from scorekeeper.games.rights import is_scorer, remember
-from scorekeeper.games.routes import add_table_routes, kept_game_page
+from scorekeeper.games.routes import add_table_routes
 from scorekeeper.games.transfer import (
     CorrectionFile,
     Schema,
@@ -37,6 +37,7 @@ from scorekeeper.games.transfer import (
     read_schema,
 )
 from scorekeeper.rules.common import Rule, RuleError
+from scorekeeper.serving import kept_page
 from tests.conftest import migrated_app
 from tests.web.crawler import as_drawn, form_to, forms_of
 from tests.web.table import text
@@ -291,7 +292,7 @@ def tally_app(tmp_path: Any) -> Iterator[Flask]:
             game = db.session.get(TallyGame, game_id)
             return MARKS.render_page(game)[0]
 
-        return kept_game_page(family, game_id, draw)
+        return kept_page(family, game_id, draw)
 
     @blueprint.post("/new")
     def new() -> Any:

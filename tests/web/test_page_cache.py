@@ -13,10 +13,12 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.ascenseur import views
 from scorekeeper.ascenseur.models import RoundRecord
+from scorekeeper.club import views as club_views
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules import ascenseur as rules
 from tests.web.table import TOKEN, Table, text
+from tests.web.test_club import SMALL, Club
 from tests.web.test_sharing import scorer_token
 
 
@@ -222,3 +224,59 @@ def test_each_roles_copy_is_the_page_drawn_for_that_role_alone(
         if 'class="final"' not in viewers:
             assert 'class="viewer-note"' not in scorers and 'class="viewer-note"' in viewers
     assert 'class="final"' in viewers
+
+
+@pytest.fixture
+def table_draws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The tables whose page was actually drawn."""
+    drawn: list[int] = []
+    draw = club_views.render_table
+
+    def counting(game: Game, movement: object, table: int, *args: object) -> tuple[str, int]:
+        drawn.append(table)
+        return draw(game, movement, table, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(club_views, "render_table", counting)
+    return drawn
+
+
+def test_a_club_tables_page_is_drawn_once_per_change_of_the_session(
+    app: Flask, table_draws: list[int]
+) -> None:
+    """A table's page shows what other tables entered (a round it sits out lasts while they
+    play it): it is kept under the session's version, drawn again once anything changed."""
+    club = Club(app.test_client())
+    club.start(**SMALL)
+    phones = [app.test_client() for _ in range(3)]
+    pages = [as_drawn(text(phone.get(club.tables[1]))) for phone in phones]
+    assert table_draws == [1]
+    assert pages[0] == pages[1] == pages[2] and "Board 1" in pages[0]
+    # Each phone's own form token, in its own copy.
+    tokens = {TOKEN.findall(text(phone.get(club.tables[1])))[0] for phone in phones}
+    assert len(tokens) == 3 and table_draws == [1]
+    assert club.enter(2, {"result": "passed"})[2] == 302  # another table's entry
+    table_draws.clear()
+    assert as_drawn(text(phones[0].get(club.tables[1]))) == pages[0]
+    assert text(phones[1].get(club.tables[1], query_string={"round": "2"})).count("Round 2") == 1
+    assert table_draws == [1, 1]
+    assert club.enter(1, {"result": "passed"})[2] == 302  # this table's own
+    table_draws.clear()
+    page = text(phones[2].get(club.tables[1]))
+    assert "Board 2" in page and "passed out" in page
+    phones[0].get(club.tables[1])
+    assert table_draws == [1]
+
+
+def test_a_club_tables_kept_page_is_for_its_own_link_alone(
+    app: Flask, table_draws: list[int]
+) -> None:
+    club = Club(app.test_client())
+    club.start(**SMALL)
+    phone = app.test_client()
+    assert phone.get(club.tables[1]).status_code == 200
+    link, token = club.tables[1].rsplit("/", 1)
+    wrong = f"{link}/{'0' if token[0] != '0' else '1'}{token[1:]}"
+    assert phone.get(wrong).status_code == 403
+    assert phone.get(f"{link.rsplit('/', 1)[0]}/2/{token}").status_code == 403
+    assert phone.get(club.tables[1]).status_code == 200
+    assert table_draws == [1]  # kept for its own link; a wrong one is refused, and kept nothing

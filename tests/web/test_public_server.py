@@ -20,8 +20,8 @@ from scorekeeper import cli
 from scorekeeper.ascenseur.models import AscenseurGame, RoundRecord
 from scorekeeper.extensions import db
 from scorekeeper.games.models import BrowserGame, Game, Player, utcnow
-from scorekeeper.games.page_cache import KeptPage, PageCache
 from scorekeeper.games.rights import RECENT
+from scorekeeper.serving.pages import KeptPage, PageCache
 from tests.web.table import TOKEN, Table, text
 
 

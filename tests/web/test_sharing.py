@@ -16,9 +16,9 @@ from sqlalchemy import event
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games import links
-from scorekeeper.games.live import LIVE_PACE
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
+from scorekeeper.serving import LIVE_PACE
 from tests.conftest import migrated_app
 from tests.postgres import PostgresServer
 from tests.web.table import Table, text

@@ -1,9 +1,10 @@
 """On PostgreSQL, each server process is told of the games' new versions and answers the live
-poll from memory (scorekeeper.games.version_watch): never older than what it committed itself,
+poll from memory (scorekeeper.serving.watch): never older than what it committed itself,
 soon after another process commits, and from the database whenever it can't be sure."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 
@@ -13,14 +14,19 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper.extensions import db
-from scorekeeper.games import version_watch
-from scorekeeper.games.lookup import VersionReads
 from scorekeeper.games.models import Game
-from scorekeeper.games.version_watch import VersionWatch
+from scorekeeper.serving import watch as version_watch
+from scorekeeper.serving.versions import VersionReads
+from scorekeeper.serving.watch import VersionWatch
 from tests.conftest import migrated_app
 from tests.postgres import PostgresServer
-from tests.web.table import Table
+from tests.web.table import TOKEN, Table, text
+from tests.web.test_club import SMALL, Club
 from tests.web.test_sharing import StatementLog
+
+CLOSE_VERSION = re.compile(
+    r'action="[^"]+/close".*?name="drawn_from" type="hidden" value="(\d+)"', re.S
+)
 
 
 def soon(condition: Callable[[], object], seconds: float = 10.0) -> None:
@@ -222,13 +228,29 @@ def test_a_read_older_than_a_notice_does_not_replace_it() -> None:
     assert watch.version("g") == (6, "ascenseur")
 
 
-def test_only_the_families_whose_poll_memory_answers_are_kept() -> None:
-    """The club's live version spans its tables' rows: its game row's notice is not kept."""
+def test_a_club_sessions_notices_make_the_process_read_it_again() -> None:
+    """A club session's version spans its tables' rows: a notice of its row or of a table's
+    tells that it changed, not to what; the process forgets it, and no read begun before the
+    notice is kept."""
     watch = Listening().watch
     watch.heard("g 4 ascenseur")
-    watch.heard("h 7 club")
+    watch.told("h", 9, "club")
+    watch.heard("h 7 club")  # the session's own row: 7 is not the session's version
     assert watch.version("g") == (4, "ascenseur")
     assert watch.version("h") is None and "h" not in watch.known
+    watch.told("h", 10, "club")
+    token = watch.read_token()
+    assert token is not None
+    watch.heard("h changed club")  # a table's row
+    assert "h" not in watch.known
+    watch.keep_read("h", 10, "club", token)  # read before the change
+    assert watch.version("h") is None
+    token = watch.read_token()
+    assert token is not None
+    watch.keep_read("h", 11, "club", token)
+    assert watch.version("h") == (11, "club")
+    watch.heard("h gone club")
+    assert watch.version("h") is None
     watch.heard("g gone ascenseur")
     assert watch.version("g") is None
 
@@ -300,26 +322,36 @@ def test_memory_is_trusted_only_while_the_watchs_own_notice_comes_back(
     assert watch.version("g") is None and watch.read_token() is None
 
 
-def test_without_the_trigger_nothing_is_answered_from_memory(
+@pytest.mark.parametrize(
+    ("trigger", "table_name", "revision"),
+    [
+        ("game_version_notice", "game", "d1c2b3a4e5f6"),
+        ("club_table_version_notice", "club_table", "f2a6c1d8e9b3"),
+    ],
+)
+def test_without_a_trigger_nothing_is_answered_from_memory(
     two_servers: tuple[Flask, Flask, Table, StatementLog],
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
+    trigger: str,
+    table_name: str,
+    revision: str,
 ) -> None:
-    """The code served before ``flask db upgrade`` put the trigger in place: the notices would
+    """The code served before ``flask db upgrade`` put a trigger in place: its notices would
     never come, so every poll reads the database, and the log says why."""
     first, _second, table, _log = two_servers
     monkeypatch.setattr(version_watch, "HEARTBEAT", 0.2)
     url = first.config["SQLALCHEMY_DATABASE_URI"].replace("+psycopg", "")
     with psycopg.connect(url) as elsewhere:
-        elsewhere.execute("DROP TRIGGER game_version_notice ON game")
+        elsewhere.execute(f"DROP TRIGGER {trigger} ON {table_name}")  # type: ignore[arg-type]
     version_of(first, table.game_url)  # starts the watch
     watch = reads_of(first).watch
     assert watch is not None
-    soon(lambda: "no game_version_notice trigger" in caplog.text)
+    soon(lambda: f"no {trigger} trigger on the {table_name} table" in caplog.text)
     time.sleep(2.5)  # heartbeats come back meanwhile
     assert not watch.trusted
     with first.app_context():
-        downgrade(revision="d1c2b3a4e5f6")  # the migration, down and up again
+        downgrade(revision=revision)  # the migration, down and up again
         upgrade()
     soon(listening(first))
 
@@ -348,3 +380,89 @@ def test_the_listening_connection_closes_when_the_engine_is_let_go(
         with app.app_context():
             db.engine.dispose()
     soon(lambda: listeners() == 0)
+
+
+@pytest.fixture
+def club_on_two_servers(
+    postgres: PostgresServer, migrated_template: str
+) -> Iterator[tuple[Flask, Flask, Club, StatementLog]]:
+    """Two server processes' apps on one PostgreSQL database, a club session set up through
+    the first (whose client is the director's, and opens the tables' links too)."""
+    name = postgres.create_database(migrated_template)
+    log = StatementLog(postgres, name)
+    for first in migrated_app(postgres.url(name), TESTING=True):
+        for second in migrated_app(postgres.url(name), TESTING=True):
+            club = Club(first.test_client())
+            club.start(**SMALL)
+            yield first, second, club, log
+
+
+def club_watch(app: Flask, club: Club) -> tuple[VersionWatch, str, int]:
+    """The app's watch once it answers the session's poll from memory, the session's id and
+    its version."""
+    started = version_of(app, club.url)
+    soon(listening(app))
+    version_of(app, club.url)  # read once more, now kept
+    watch = reads_of(app).watch
+    game_id = club.url.rsplit("/", 1)[1]
+    assert watch is not None and watch.version(game_id) == (started, "club")
+    return watch, game_id, started
+
+
+def test_a_club_session_is_polled_from_memory_and_read_once_after_a_tables_entry(
+    club_on_two_servers: tuple[Flask, Flask, Club, StatementLog],
+) -> None:
+    """The director's page polls the session's version: another process's table entry is told
+    by the table row's trigger, and the poll after it reads the session's version once."""
+    first, second, club, log = club_on_two_servers
+    watch, game_id, started = club_watch(second, club)
+    log.mark()
+    for _poll in range(3):
+        assert version_of(second, club.url) == started
+    assert log.since_mark() == []
+    assert club.enter(1, {"result": "passed"})[2] == 302  # through the first process
+    soon(lambda: watch.version(game_id) is None)
+    log.mark()
+    for _poll in range(3):
+        assert version_of(second, club.url) == started + 1
+    statements = log.since_mark()
+    assert len(statements) == 1 and "club_table" in statements[0], statements
+    # A table's row changed any other way (psql) is told too, if and when it commits.
+    url = first.config["SQLALCHEMY_DATABASE_URI"].replace("+psycopg", "")
+    with psycopg.connect(url) as elsewhere:
+        elsewhere.execute(
+            "UPDATE club_table SET version = version + 1 WHERE game_id = %s", (game_id,)
+        )
+        elsewhere.rollback()
+        elsewhere.execute(
+            "UPDATE club_table SET version = version + 1 WHERE game_id = %s AND number = 2",
+            (game_id,),
+        )
+        elsewhere.commit()
+    soon(lambda: watch.version(game_id) is None)
+    assert version_of(second, club.url) == started + 2
+    assert watch.version(game_id) == (started + 2, "club")
+
+
+def test_a_process_polls_at_once_the_tables_entry_it_committed(
+    club_on_two_servers: tuple[Flask, Flask, Club, StatementLog],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its own notice would come back a moment later: not heeded here, what it polls at once
+    is what its commit told it (the session's version, read again)."""
+    first, _second, club, _log = club_on_two_servers
+    watch, game_id, started = club_watch(first, club)
+    monkeypatch.setattr(watch, "heard", lambda _payload: None)
+    assert club.enter(2, {"result": "passed"})[2] == 302
+    assert version_of(first, club.url) == started + 1
+    assert watch.version(game_id) == (started + 1, "club")
+    # The director's change to the session's own row, and to every table's (closing it).
+    page = text(club.client.get(club.url))
+    token, drawn_from = TOKEN.search(page), CLOSE_VERSION.search(page)
+    assert token and drawn_from
+    closed = club.client.post(
+        f"{club.url}/close",
+        data={"csrf_token": token.group(1), "drawn_from": drawn_from.group(1)},
+    )
+    assert closed.status_code == 302
+    assert version_of(first, club.url) == started + 2 + len(club.tables)

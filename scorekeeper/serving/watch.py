@@ -10,6 +10,13 @@ process listens on a connection of its own, in a thread of its own, and keeps th
 was told or read. A poll whose game is known is answered from there; any other reads the
 database, and the version read is kept unless the game changed meanwhile.
 
+A club session's version is its row's and every table's added up, and each table is written
+under its own row, so that the tables never wait on one another. A trigger on the table of
+those rows (migration ``b3e8d5a1c7f2``) tells that the session changed, not its version: two
+tables committing at once would each add up the other's old version, and the sum the database
+then holds would never be told. A process told so forgets the session, and its next poll reads
+the sum once, after the commit, and keeps it: one read a change rather than one a poll.
+
 Under load a round trip costs a server thread more than the query: the thread gives up the
 interpreter while it waits, and waits again for another thread to hand it back. The poll is
 most of the requests: under 300 tables, a fifth of the time a worker's threads were busy went
@@ -17,9 +24,9 @@ on polls waiting for PostgreSQL's answer.
 
 What memory answers is never trusted for long (``TRUSTED_FOR``), and not at all unless the
 channel is known to work: the thread sends itself a notice every few seconds, and checks that
-the trigger is in place; until the notice comes back, nothing is answered from memory (a
+the triggers are in place; until the notice comes back, nothing is answered from memory (a
 connection lost, or half-open after a network fault, or a pooler in front of PostgreSQL that
-does not pass notices on), nor ever while the trigger is missing (the code served before
+does not pass notices on), nor ever while a trigger is missing (the code served before
 ``flask db upgrade`` ran, which logs a warning). ``TRUNCATE game`` fires no row trigger: a
 game emptied that way is read again within ``TRUSTED_FOR``. The round pages and the forms read
 the database itself: a page kept under a version must be the page of that version, in whichever
@@ -56,15 +63,11 @@ KEPT_AT_MOST = 20_000
 """Past this many games known, those no longer trusted are let go."""
 GONE = "gone"
 """The version a notice gives for a game removed."""
+CHANGED = "changed"
+"""The version a notice gives for a game whose live version must be read again."""
 PING = "ping"
 TRIGGER = "game_version_notice"
 """The trigger that sends the notices (migration ``f2a6c1d8e9b3``)."""
-HEARTBEAT_QUERY = (
-    "SELECT pg_notify(%s, %s), EXISTS (SELECT 1 FROM pg_trigger"
-    f" WHERE tgname = '{TRIGGER}' AND tgrelid = to_regclass('game') AND tgenabled <> 'D')"
-)
-"""The thread's own notice, and whether the database sends the games' notices at all: not
-before ``flask db upgrade`` has put the trigger in place."""
 log = logging.getLogger(__name__)
 WATCHES: weakref.WeakKeyDictionary[Engine, VersionWatch] = weakref.WeakKeyDictionary()
 
@@ -156,6 +159,13 @@ class VersionWatch:
                 if now - known[2] <= TRUSTED_FOR
             }
 
+    def forget(self, game_id: str) -> None:
+        """The game changed, to a version not told: its next poll reads the database. A read
+        begun before is not kept (it may be older than the change)."""
+        with self.lock:
+            self.known.pop(game_id, None)
+            self.generation += 1
+
     def forget_all(self) -> None:
         with self.lock:
             self.trusted_until, self.known = 0.0, {}
@@ -191,21 +201,25 @@ class VersionWatch:
             self.generation += 1
             self.known = {}
         mine = f"{PING} {os.getpid()} {threading.get_ident()}"  # a game's id has no space
+        triggers = notice_triggers()
+        heartbeat = heartbeat_query(triggers)
         sent_at, came_back, told_of_changes, warned = 0.0, True, False, False
         while not stopping.is_set():
             if monotonic() - sent_at >= HEARTBEAT:
                 if not came_back:
                     raise NoticesLost
-                _sent, told_of_changes = connection.execute(
-                    HEARTBEAT_QUERY, (CHANNEL, mine)
-                ).fetchone()
+                _sent, *in_place = connection.execute(heartbeat, (CHANNEL, mine)).fetchone()
+                told_of_changes = all(in_place)
                 if not told_of_changes and not warned:
                     warned = True
-                    log.warning(
-                        "The game table has no %s trigger (run `flask db upgrade`): every "
-                        "live poll reads the database.",
-                        TRIGGER,
-                    )
+                    for (trigger, table), there in zip(triggers, in_place, strict=True):
+                        if not there:
+                            log.warning(
+                                "There is no %s trigger on the %s table (run `flask db "
+                                "upgrade`): every live poll reads the database.",
+                                trigger,
+                                table,
+                            )
                 sent_at, came_back = monotonic(), False
             for notice in connection.notifies(timeout=WAIT):
                 if notice.payload == mine:
@@ -218,42 +232,79 @@ class VersionWatch:
 
     def heard(self, payload: str) -> None:
         game_id, version, family = payload.split(" ", 2)
-        if answered_from_memory(family):
-            self.told(game_id, None if version == GONE else int(version), family)
+        known = FAMILIES.get(family)
+        if known is None:
+            return
+        if version == GONE:
+            self.told(game_id, None, family)
+        elif known.live_version is None:
+            self.told(game_id, int(version), family)
+        else:  # the game row's own version, or a change to another of its rows
+            self.forget(game_id)
 
 
-def answered_from_memory(family: str) -> bool:
-    """A family whose live version is the game row's own (the club's is not)."""
-    known = FAMILIES.get(family)
-    return known is not None and known.live_version is None
+def notice_triggers() -> list[tuple[str, str]]:
+    """The triggers that tell of the games' changes, and their tables: the game table's, and
+    those of the rows a family's live version spans."""
+    triggers = [(TRIGGER, "game")]
+    for family in FAMILIES.values():
+        if (live := family.live_version) is not None:
+            triggers.append((live.trigger, live.rows.__tablename__))
+    return triggers
+
+
+def heartbeat_query(triggers: list[tuple[str, str]]) -> str:
+    """The thread's own notice, and whether the database sends the games' notices at all: not
+    before ``flask db upgrade`` has put each trigger in place."""
+    in_place = (
+        f"EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{trigger}'"
+        f" AND tgrelid = to_regclass('{table}') AND tgenabled <> 'D')"
+        for trigger, table in triggers
+    )
+    return f"SELECT pg_notify(%s, %s), {', '.join(in_place)}"
 
 
 @event.listens_for(Game, "after_update", propagate=True)
 def note_change(_mapper: Mapper[Any], connection: Connection, game: Game) -> None:
     """The game's row was rewritten with a new version: the database's trigger tells every
     process when it commits; this one is told at once (:func:`tell_this_process`)."""
-    note(connection, game, game.version)
+    known = FAMILIES.get(game.family)
+    spans_more = known is not None and known.live_version is not None
+    note(connection, game, game.id, game.family, CHANGED if spans_more else game.version)
 
 
 @event.listens_for(Game, "after_delete", propagate=True)
 def note_removal(_mapper: Mapper[Any], connection: Connection, game: Game) -> None:
-    note(connection, game, None)
+    note(connection, game, game.id, game.family, None)
 
 
-def note(connection: Connection, game: Game, version: int | None) -> None:
+@event.listens_for(Mapper, "after_update")
+@event.listens_for(Mapper, "after_delete")
+def note_other_row(_mapper: Mapper[Any], connection: Connection, row: Any) -> None:
+    """A row that a family's live version spans (a club table) was written: the version it
+    adds up to is read again after the commit."""
+    for family in FAMILIES.values():
+        if family.live_version is not None and isinstance(row, family.live_version.rows):
+            note(connection, row, row.game_id, family.key, CHANGED)
+
+
+def note(connection: Connection, row: Any, game_id: str, family: str, version: object) -> None:
     watch = WATCHES.get(connection.engine)
-    if watch is None or not answered_from_memory(game.family):
+    if watch is None or family not in FAMILIES:
         return
-    session = object_session(game)
+    session = object_session(row)
     if session is not None:
-        session.info.setdefault("versions_told", []).append((watch, game.id, version, game.family))
+        session.info.setdefault("versions_told", []).append((watch, game_id, version, family))
 
 
 @event.listens_for(Session, "after_commit")
 def tell_this_process(session: Session) -> None:
     """This process knows at once what it committed: its next poll must not answer older."""
     for watch, game_id, version, family in session.info.pop("versions_told", ()):
-        watch.told(game_id, version, family)
+        if version == CHANGED:
+            watch.forget(game_id)
+        else:
+            watch.told(game_id, version, family)
 
 
 @event.listens_for(Session, "after_transaction_end")

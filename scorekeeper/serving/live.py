@@ -1,4 +1,5 @@
-"""How often a phone that follows a game asks whether it changed (the live poll).
+"""The live poll: how often a phone that follows a game asks whether it changed, and the
+answer, given before Flask wherever it can be.
 
 Five phones at a table ask every few seconds, which makes the poll most of a server's traffic.
 A phone asks often while the game moves, less once nothing has changed for a while (the table
@@ -15,7 +16,11 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
+from flask import abort, current_app, request
 from werkzeug.http import parse_etags
+from werkzeug.wrappers import Response
+
+from scorekeeper.serving.versions import stored_version
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -65,6 +70,16 @@ def poll_answer(
         return 304, headers, b""
     body = json.dumps({"version": version}).encode()
     return 200, {**headers, "Content-Type": "application/json"}, body
+
+
+def poll_response(game_id: str, family: str) -> Response:
+    """The poll, as Flask's route answers it: a game that :class:`LivePoll` let through (one
+    that does not exist: 404), or a database that failed there."""
+    version = stored_version(game_id, family)
+    if version is None:
+        abort(404)
+    status, headers, body = poll_answer(game_id, version, request.headers.get("If-None-Match"))
+    return current_app.response_class(body, status, headers)
 
 
 class LivePoll:

@@ -1,6 +1,6 @@
 """Pages and files sent gzip-compressed to the browsers that accept it.
 
-A kept page (see :mod:`scorekeeper.page_cache`) differs from browser to browser only in a few
+A kept page (see :mod:`scorekeeper.serving.pages`) differs from browser to browser only in a few
 fill-ins (the form's security token, the address the share links start with). It is kept
 compressed in parts, and each browser's copy is the parts with its fill-ins between them as
 stored blocks: a valid gzip stream (RFC 1951 allows any mix of blocks) without compressing the

@@ -1,4 +1,4 @@
-"""Round pages kept as drawn, by game version, and compressed once.
+"""Pages kept as drawn, by game version, and compressed once.
 
 After every entry each phone at the table reloads the round page, and drawing it (loading the
 game, scoring it, the template) costs several times what serving a file does. A drawn page is
@@ -27,16 +27,22 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from flask import Flask, current_app, g, session
+from flask import Flask, abort, current_app, g, session
+from flask_babel import get_locale, get_timezone
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorekeeper.compression import accepts_gzip, deflate_part, gzip_spliced
+from scorekeeper.extensions import db
+from scorekeeper.games.registry import Family
+from scorekeeper.games.rights import every_phone_scores, is_scorer, remember
+from scorekeeper.serving.compression import accepts_gzip, deflate_part, gzip_spliced
+from scorekeeper.serving.versions import stored_version
 
 CSRF_MARK = "\x00csrf-token\x00"
-SHARE_MARK = "\x00share-base\x00"
-MARKS = (CSRF_MARK, SHARE_MARK)
+FILL_INS: dict[str, Callable[[], str]] = {CSRF_MARK: generate_csrf}
+"""What differs from browser to browser in a kept page, by the mark that stands for it in the
+page as kept (see :func:`per_browser`)."""
 LIMIT_BYTES = 32 * 1024 * 1024
 ROLE_MARKS = {
     "scorer": (Markup("\x00scorer\x00"), Markup("\x00/scorer\x00")),
@@ -61,8 +67,9 @@ class KeptPage:
     def of(cls, page: str) -> KeptPage:
         parts, marks = [], []
         rest = page
+        known = tuple(FILL_INS)
         while True:
-            found = [(rest.find(mark), mark) for mark in MARKS if mark in rest]
+            found = [(rest.find(mark), mark) for mark in known if mark in rest]
             if not found:
                 break
             index, mark = min(found)
@@ -77,9 +84,9 @@ class KeptPage:
     def size(self) -> int:
         return sum(map(len, self.parts)) + sum(map(len, self.deflated))
 
-    def response(self, fill_ins: dict[str, Callable[[], str]]) -> Response:
+    def response(self) -> Response:
         """This browser's copy: compressed if it accepts gzip."""
-        values = {mark: fill_ins[mark]().encode() for mark in set(self.marks)}
+        values = {mark: FILL_INS[mark]().encode() for mark in set(self.marks)}
         between = [values[mark] for mark in self.marks]
         if accepts_gzip():
             response = Response(
@@ -144,6 +151,17 @@ def drawing_to_keep() -> bool:
     return bool(g.get("drawing_to_keep"))
 
 
+def per_browser(value: Callable[[], str]) -> str:
+    """``value()``; in a page being drawn to keep, a mark that each browser's copy fills in
+    with a ``value()`` of its own (the address the share links start with: never another
+    browser's Host)."""
+    if not drawing_to_keep():
+        return value()
+    mark = f"\x00{value.__module__}.{value.__qualname__}\x00"
+    FILL_INS.setdefault(mark, value)
+    return mark
+
+
 def drawing_for_both_roles() -> bool:
     """Whether the page being drawn is the scorer's and the viewers' at once: what only one of
     them sees must then be marked (``templates/games/_roles.html``)."""
@@ -168,9 +186,7 @@ class ScorerAndViewer:
     viewer: Hashable
 
 
-def cached_page(
-    key: Hashable | ScorerAndViewer, draw: Callable[[], str], share_base: Callable[[], str]
-) -> Response | str:
+def cached_page(key: Hashable | ScorerAndViewer, draw: Callable[[], str]) -> Response | str:
     """The page kept under ``key``, else ``draw()``'s, kept for the next request.
 
     ``key`` must name everything the page shows but its fill-ins (the game's version, the
@@ -197,7 +213,7 @@ def cached_page(
                 if isinstance(key, ScorerAndViewer) and cache.get(key.viewer) is not None:
                     key = asked  # a viewer's phone drew theirs first
                 page = keep_drawn(cache, key, draw)
-    return page.response({CSRF_MARK: generate_csrf, SHARE_MARK: share_base})
+    return page.response()
 
 
 def keep_drawn(
@@ -220,6 +236,60 @@ def keep_drawn(
     cache.put(key.viewer, KeptPage.of(as_seen_by(drawn, "viewer")))
     cache.put(key.scorer, scorers)
     return scorers
+
+
+def kept_page(
+    family: Family,
+    game_id: str,
+    draw: Callable[[], str],
+    *varies: Hashable,
+    for_both_roles: bool = False,
+    opens_the_game: bool = True,
+) -> Response | str:
+    """A game's page, kept as drawn under what it shows: its family and id, its version,
+    scorer or viewer, the language and the time zone, and what else it ``varies`` with (the
+    day, for a form that offers today's date; a club table and its round). A page whose
+    template marks what only its scorer or only its viewers see is drawn ``for_both_roles``
+    when its scorer asks: the phones looking on then find their copy kept. A page that
+    ``opens_the_game`` notes the game among this browser's (not a club table's page, whose
+    link gives that table alone)."""
+    version = stored_version(game_id, family.key)
+    if version is None:
+        abort(404)
+    # The page follows the version read before any of its own reads: a change committed
+    # while it is drawn may show in some of them and not in others, and only a version older
+    # than all of them makes the phone reload until the page shows that change.
+    g.page_version = version
+    if opens_the_game:
+        remember(game_id)
+    scorer = is_scorer(game_id, family.key)
+
+    def key(scorer: bool) -> Hashable:
+        where = (str(get_locale()), str(get_timezone()))
+        return (family.key, game_id, version, scorer, *where, *varies)
+
+    # Where every phone scores, none would ask for the viewers' copy.
+    both = for_both_roles and scorer and not every_phone_scores(family.key)
+    kept = ScorerAndViewer(key(True), key(False)) if both else key(scorer)
+    return cached_page(kept, lambda: drawn_outside_a_transaction(draw))
+
+
+def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:
+    """``draw()``, its reads made outside a transaction when none has begun yet.
+
+    Drawing a page only reads. On PostgreSQL a transaction costs two round trips more (BEGIN,
+    and ROLLBACK at the end), and each round trip waits for the interpreter while another
+    thread computes; its statements would not see one state of the game anyway (each one reads
+    what is committed when it starts, PostgreSQL's default), nor do they on SQLite, where the
+    driver begins a transaction only to write. The connection goes back to the pool once the
+    page is drawn, so that nothing later in the request writes outside a transaction."""
+    if db.session().in_transaction():
+        return draw()
+    db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    try:
+        return draw()
+    finally:
+        db.session.rollback()  # no statement: there is no transaction to end
 
 
 def init_app(app: Flask) -> None:
