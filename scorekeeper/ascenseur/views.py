@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, flash, render_template, request, url_for
+from flask import abort, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -295,9 +295,12 @@ class Rounds(EntryKind[AscenseurGame, RoundRecord]):
                 data[f"tricks_{seat}"] = entry.tricks[seat]
         return data
 
+    def valid(self, game: AscenseurGame, key: int, form: Any) -> bool:
+        return bool(form.validate())
+
     def check(self, game: AscenseurGame, key: int, form: Any) -> bool:
         """The form's numbers, then the engine's word on each player's."""
-        if not form.validate():
+        if not self.valid(game, key, form):
             return False
         plan, seats = self.plan(game, key), len(game.players)
         bad = False
@@ -365,8 +368,7 @@ class Bids(Rounds):
     def refuse(self, game: AscenseurGame, key: int) -> Outcome | None:
         sheet = game.sheet()
         if sheet.current != round_plan_or_404(sheet, key) or pending_round(game) is not None:
-            flash(self.say(self.words.not_now, key), "error")
-            return game_page(game)
+            return self.not_now(game, key)
         return None
 
     def form(self, game: AscenseurGame, key: int, **kwargs: Any) -> RoundForm:
@@ -408,8 +410,7 @@ class Tricks(Bids):
         round_plan_or_404(game.sheet(), key)
         pending = pending_round(game)
         if pending is None or pending.number != key:
-            flash(self.say(self.words.not_now, key), "error")
-            return game_page(game)
+            return self.not_now(game, key)
         return None
 
     def form(self, game: AscenseurGame, key: int, **kwargs: Any) -> RoundForm:

@@ -157,7 +157,6 @@ class Deals(EntryKind[BridgeGame, DealRecord]):
     score = staticmethod(score_evening)
     explain = staticmethod(rule_message)
     draw = staticmethod(render_pad)
-    said = staticmethod(deal_text)
     words = EntryWords(
         label=_l("Deal %(number)d"),
         entered=_l("Deal %(number)d entered: %(entry)s."),
@@ -171,10 +170,12 @@ class Deals(EntryKind[BridgeGame, DealRecord]):
         deleted=_l("Deal %(number)d deleted; the pad is redrawn."),
     )
 
+    def text(self, game: BridgeGame, entry: DealRecord) -> str:
+        return deal_text(entry)
+
     def refuse(self, game: BridgeGame, key: int) -> Outcome | None:
         if key != len(game.deals) + 1:
-            flash(self.say(self.words.not_now, key), "error")
-            return game_page(game)
+            return self.not_now(game, key)
         if score_evening(game).current.finished:
             over = (
                 _("This Chicago wheel is over: choose who sits where for the next one.")
@@ -199,7 +200,7 @@ class Deals(EntryKind[BridgeGame, DealRecord]):
     def check(self, game: BridgeGame, key: int, form: Any) -> bool:
         """The deal form's checks, and honours only where they score: a Chicago scored as
         duplicate has none (its form does not offer them)."""
-        if not form.check():
+        if not self.valid(game, key, form):
             return False
         if game.as_duplicate and form.honours.data and not form.passed_out():
             form.form_errors.append(
@@ -239,7 +240,7 @@ class Deals(EntryKind[BridgeGame, DealRecord]):
             record=entry,
             form=form,
             results=RESULTS,
-            delete_form=ConfirmForm(data={"drawn_from": deal_code(entry)}),
+            delete_form=self.stamped(entry),
         ), status
 
 

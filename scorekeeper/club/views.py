@@ -40,7 +40,7 @@ from scorekeeper.games.views import new_nonce, store_imported
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import SessionScore
-from scorekeeper.rules.movements import Movement, MovementKind, Seating, still_missing
+from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
 from scorekeeper.serving import kept_page
 
 
@@ -250,7 +250,11 @@ def render_table(
     form: ResultForm | None = None,
     status: int = 200,
     conflict: dict[str, Any] | None = None,
+    form_board: int | None = None,
+    action: str | None = None,
 ) -> tuple[str, int]:
+    """A table's page; its form is for ``form_board`` (default: the next board to play), sent
+    to ``action`` (default: that board's entry)."""
     shown = round_ or movement.current_round(table, game.entered)
     seating = seating_at(movement, shown, table) if shown else None
     boards = []
@@ -262,8 +266,18 @@ def render_table(
             if result is None and next_board is None:
                 next_board = board
     stored = game.table(table).version  # type: ignore[union-attr]
-    if form is None and next_board is not None:
+    form_board = form_board or next_board
+    if form is None and form_board is not None:
         form = ResultForm(formdata=None, data={"drawn_from": stored})
+    if form_board is not None and seating is not None and action is None:
+        action = url_for(
+            ".result",
+            game_id=game.id,
+            table=table,
+            token=table_token(game, table),
+            round_=seating.round,
+            board=form_board,
+        )
     return render_template(
         "club/table.html",
         game=game,
@@ -273,6 +287,8 @@ def render_table(
         shown=shown,
         boards=boards,
         next_board=next_board,
+        form_board=form_board,
+        action=action,
         form=form,
         results=RESULTS,
         rounds=[s for s in sorted(movement.table_seatings(table), key=lambda s: s.round)],
@@ -318,10 +334,6 @@ def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Sea
     if seating is None or board not in seating.boards or movement.sits_out(seating):
         abort(404)
     return seating
-
-
-Place = tuple[int, int, int]
-"""A result's place in the session: its round, its table and its board."""
 
 
 class TableResults(EntryKind[ClubSession, ClubResult]):
@@ -376,10 +388,9 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         round_, table, board = key
         return game.result_at(board, table, round_)
 
-    def refuse(self, game: ClubSession, key: Place) -> Outcome | None:
+    def closed(self, game: ClubSession, key: Place) -> str | None:
         if game.closed:
-            flash(_("The session is closed: ask the director to change a result."), "error")
-            return self.page(game, key)
+            return _("The session is closed: ask the director to change a result.")
         return None
 
     def unchangeable(self, game: ClubSession, key: Place, entry: ClubResult) -> str | None:
@@ -397,7 +408,7 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
 
     def check(self, game: ClubSession, key: Place, form: Any) -> bool:
         """The form's checks, then the engine's word on the result itself."""
-        if not form.check():
+        if not self.valid(game, key, form):
             return False
         try:
             self.filled(game, key, form).table_result()
@@ -412,10 +423,12 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         return result
 
     def new(self, game: ClubSession, key: Place) -> ClubResult:
+        """A result at this place, between the pairs seated there (a session read from a
+        file, whose results say who sat where, has none to add)."""
         round_, table, board = key
         seating = seated_or_404(game, round_, table, board)
-        assert seating is not None
-        return ClubResult(board=board, table=table, round=round_, ns=seating.ns, ew=seating.ew)
+        ns, ew = (seating.ns, seating.ew) if seating is not None else (0, 0)
+        return ClubResult(board=board, table=table, round=round_, ns=ns, ew=ew)
 
     def put(self, game: ClubSession, entry: ClubResult, form: Any) -> None:
         entry.clear()  # artificial scores too
@@ -462,12 +475,18 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
     ) -> tuple[str, int]:
         movement = game.movement
         assert movement is not None
-        return render_table(game, movement, key[1], key[0], form, status, conflict)
+        board = key[2] if form is not None else None
+        return render_table(game, movement, key[1], key[0], form, status, conflict, board)
 
     def render_correction(
         self, game: ClubSession, key: Place, entry: ClubResult, form: Any, status: int = 200
     ) -> tuple[str, int]:
-        return self.render_page(game, key, form, status)
+        """The table's page, its form holding this board's result as it will be sent again to
+        this board's correction."""
+        movement = game.movement
+        assert movement is not None
+        action = self.url(game, key, "edit")
+        return render_table(game, movement, key[1], key[0], form, status, None, key[2], action)
 
     def page(self, game: ClubSession, key: Place) -> Response:
         return redirect(table_path(game, key[1], round=key[0]))
@@ -491,8 +510,7 @@ class DirectorResults(TableResults):
     )
 
     def url(self, game: ClubSession, key: Place, action: str = "") -> str:
-        name = f".{self.endpoint}" + (f"_{action}" if action else "")
-        return url_for(name, game_id=game.id, **self.route(key))
+        return EntryKind.url(self, game, key, action)
 
     def load(self, game_id: str, route: Mapping[str, Any]) -> ClubSession:
         game = scorers_game(game_id, ClubSession)
@@ -525,12 +543,6 @@ class DirectorResults(TableResults):
             form.put_into(entry)
         entry.confirmed = True
 
-    def new(self, game: ClubSession, key: Place) -> ClubResult:
-        round_, table, board = key
-        seating = seated_or_404(game, round_, table, board)
-        ns, ew = (seating.ns, seating.ew) if seating is not None else (0, 0)
-        return ClubResult(board=board, table=table, round=round_, ns=ns, ew=ew)
-
     def render_correction(
         self, game: ClubSession, key: Place, entry: ClubResult, form: Any, status: int = 200
     ) -> tuple[str, int]:
@@ -550,7 +562,7 @@ class DirectorResults(TableResults):
             existing=existing,
             form=result_form,
             artificial=artificial,
-            delete_form=ConfirmForm(data={"drawn_from": existing.code if existing else ""}),
+            delete_form=self.stamped(existing),
             results=RESULTS,
         ), status
 

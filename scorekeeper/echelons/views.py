@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from flask import flash, render_template, request, url_for
+from flask import render_template, request, url_for
 from flask_babel import get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -23,7 +23,6 @@ from scorekeeper.games.entries import (
     EntryWords,
     Outcome,
     add_entry_routes,
-    game_page,
     start_new_game,
 )
 from scorekeeper.games.forms import ConfirmForm
@@ -163,9 +162,12 @@ class PatienceGames(EntryKind[EchelonsGame, PatienceRecord]):
 
     def refuse(self, game: EchelonsGame, key: int) -> Outcome | None:
         if key != len(game.entries) + 1:
-            flash(self.say(self.words.not_now, key), "error")
-            return game_page(game)
+            return self.not_now(game, key)
         return None
+
+    def after(self, game: EchelonsGame, key: int) -> int:
+        """A game sent from a page drawn before another phone logged its own is the next."""
+        return len(game.entries) + 1
 
     def form(self, game: EchelonsGame, key: int, **kwargs: Any) -> LogForm | RaceForm:
         return entry_form(game, **kwargs)
@@ -207,7 +209,7 @@ class PatienceGames(EntryKind[EchelonsGame, PatienceRecord]):
             game=game,
             number=key,
             form=form,
-            delete_form=ConfirmForm(data={"drawn_from": entry.code}),
+            delete_form=self.stamped(entry),
         ), status
 
 

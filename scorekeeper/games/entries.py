@@ -138,9 +138,8 @@ class EntryKind(Generic[G, E]):
     explain: Callable[[RuleError], str] = staticmethod(str)
     """The engine's refusal, in the reader's language."""
     draw: Callable[..., tuple[str, int]] = staticmethod(not_given)
-    """The page the entry form is on: ``draw(game, form, status, conflict)``."""
-    said: Callable[[E], str] = staticmethod(not_given)
-    """An entry in words."""
+    """The page the entry form is on: ``draw(game, form, status, conflict)`` (or override
+    :meth:`render_page`, which is given the entry's key too)."""
 
     # --- Which entry --------------------------------------------------------------------------
 
@@ -196,8 +195,13 @@ class EntryKind(Generic[G, E]):
         """The correction form's fields, as the entry stands."""
         raise NotImplementedError
 
-    def check(self, game: G, key: Any, form: Any) -> bool:
+    def valid(self, game: G, key: Any, form: Any) -> bool:
+        """The form's own checks: each field as the form takes it."""
         return bool(form.check())
+
+    def check(self, game: G, key: Any, form: Any) -> bool:
+        """The form's checks, then what the engine says of the entry itself."""
+        return self.valid(game, key, form)
 
     def new(self, game: G, key: Any) -> E:
         raise NotImplementedError
@@ -209,9 +213,22 @@ class EntryKind(Generic[G, E]):
         """The entry in a few letters: what makes two entries the same, what the log keeps."""
         return str(entry.code)  # type: ignore[attr-defined]
 
+    def stamp(self, entry: E | None) -> str:
+        """What a form that corrects or deletes ``entry`` is drawn from: the stored row and
+        what it holds. Two entries alike (two passed-out deals) have stamps of their own, so
+        a deletion sent twice deletes one; ``""`` where there is no entry yet."""
+        if entry is None:
+            return ""
+        row = inspect(entry).identity or ()
+        return "-".join(map(str, row)) + ":" + self.code(entry)
+
+    def stamped(self, entry: E | None) -> ConfirmForm:
+        """The form that deletes ``entry``."""
+        return ConfirmForm(data={"drawn_from": self.stamp(entry)})
+
     def text(self, game: G, entry: E) -> str:
         """The entry in words."""
-        return self.said(entry)
+        raise NotImplementedError
 
     def shown(self, game: G, key: Any, entry: E) -> list[tuple[str, str]]:
         """The entry as a conflict shows it: (name, value) pairs."""
@@ -225,9 +242,25 @@ class EntryKind(Generic[G, E]):
 
     # --- Entering --------------------------------------------------------------------------------
 
+    def closed(self, game: G, key: Any) -> str | None:
+        """Why nothing may be entered here at all (a session closed), or ``None``: asked before
+        anything else, an entry made already included."""
+        return None
+
     def refuse(self, game: G, key: Any) -> Outcome | None:
         """Why this entry is not the one to enter now (a page, or a message and the game), or
         ``None``."""
+        return None
+
+    def not_now(self, game: G, key: Any) -> Response:
+        """The game's page, saying this entry is not the one to enter now."""
+        flash(self.say(self.words.not_now, key), "error")
+        return game_page(game)
+
+    def after(self, game: G, key: Any) -> Any:
+        """Where an entry goes that was sent for a place another phone has taken since with
+        another entry: ``None`` (the phone is asked which one stands), or the key of the place
+        it takes instead (a log takes it as the next game)."""
         return None
 
     def again(self, game: G, key: Any, mine: E) -> list[tuple[str, str]]:
@@ -242,20 +275,13 @@ class EntryKind(Generic[G, E]):
     def remove(self, game: G, entry: E) -> None:
         self.entries(game).remove(entry)
 
-    def rescore(self, game: G) -> None:
-        """Score the game again from its entries; raises the engine's :class:`RuleError`."""
-        self.score(game)
-
-    def refusal(self, error: RuleError) -> str:
-        return self.explain(error)
-
     def corrects(self) -> EntryKind[G, Any]:
         """The kind whose correction page puts this one's entry in place of another phone's."""
         return self
 
     def replacement(self, game: G, key: Any, theirs: E, mine: E) -> dict[str, str]:
         """The correction form's fields that put ``mine`` in place of ``theirs``."""
-        return {name: value for name, value in request.form.items() if name not in PRIVATE}
+        return sent_fields()
 
     # --- Correcting -----------------------------------------------------------------------------
 
@@ -305,12 +331,17 @@ PRIVATE = ("csrf_token", "drawn_from")
 """A form's fields that belong to its drawing, not to the entry."""
 
 
+def sent_fields() -> dict[str, str]:
+    """The entry's fields as the phone sent them, to send again with one tap."""
+    return {name: value for name, value in request.form.items() if name not in PRIVATE}
+
+
 def rescored(kind: EntryKind[G, E], game: G) -> str | None:
     """The engine's refusal of the game as changed, in words; ``None`` if it scores."""
     try:
-        kind.rescore(game)
+        kind.score(game)
     except RuleError as error:
-        return kind.refusal(error)
+        return kind.explain(error)
     return None
 
 
@@ -324,27 +355,33 @@ def enter(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Outc
     key = kind.key(**route)
 
     def change(game: G) -> Outcome | None:
-        form = kind.form(game, key)
-        theirs = kind.find(game, key)
+        at = key
+        if (reason := kind.closed(game, at)) is not None:
+            flash(reason, "error")
+            return kind.page(game, at)
+        form = kind.form(game, at)
+        theirs = kind.find(game, at)
         if theirs is not None:
-            return entered_already(kind, game, key, theirs, form)
-        if (refused := kind.refuse(game, key)) is not None:
+            if (answer := entered_already(kind, game, at, theirs, form)) is not None:
+                return answer
+            at = kind.after(game, at)
+        if (refused := kind.refuse(game, at)) is not None:
             return refused
-        if not kind.check(game, key, form):
-            return kind.render_page(game, key, form, 422)
-        mine = kind.new(game, key)
+        if not kind.check(game, at, form):
+            return kind.render_page(game, at, form, 422)
+        mine = kind.new(game, at)
         kind.put(game, mine, form)
-        stale = not drawn_from_now(form, kind.drawn_from(game, key))
-        if stale and (repeated := kind.again(game, key, mine)):
-            conflict = asked_again(kind, game, key, repeated, mine)
-            return kind.render_page(game, key, status=409, conflict=conflict)
+        stale = not drawn_from_now(form, kind.drawn_from(game, at))
+        if stale and (repeated := kind.again(game, at, mine)):
+            conflict = asked_again(kind, game, at, repeated, mine)
+            return kind.render_page(game, at, status=409, conflict=conflict)
         kind.add(game, mine)
         if (refusal := rescored(kind, game)) is not None:
             kind.remove(game, mine)
             form.form_errors.append(refusal)
-            return kind.render_page(game, key, form, 422)
+            return kind.render_page(game, at, form, 422)
         if kind.words.entered is not None:  # said before the commit, which expires the rows
-            said[:] = [kind.say(kind.words.entered, key, entry=kind.text(game, mine))]
+            said[:] = [kind.say(kind.words.entered, at, entry=kind.text(game, mine))]
         return None
 
     def entered(game: G) -> None:
@@ -361,24 +398,34 @@ def enter(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Outc
     )
 
 
-def entered_already(kind: EntryKind[G, E], game: G, key: Any, theirs: E, form: Any) -> Outcome:
+def entered_already(
+    kind: EntryKind[G, E], game: G, key: Any, theirs: E, form: Any
+) -> Outcome | None:
     """An entry already made. The same again (a double tap, a retry) changes nothing; another
-    phone's is shown beside this one, and one tap puts this one in its place."""
-    if not kind.check(game, key, form):
+    phone's is shown beside this one, and one tap puts this one in its place, unless the kind
+    takes it ``after`` the other (``None``: enter it there)."""
+    if not kind.valid(game, key, form):
         flash(kind.say(kind.words.not_now, key), "error")
         return kind.page(game, key)
+    if not kind.check(game, key, form):  # what the engine says of the entry itself
+        return kind.render_page(game, key, form, 422)
     mine = kind.new(game, key)
     kind.put(game, mine, form)
     if kind.code(mine) == kind.code(theirs):
         return kind.page(game, key)
+    if kind.after(game, key) is not None:
+        return None
     corrects = kind.corrects()
+    if (reason := corrects.unchangeable(game, key, theirs)) is not None:
+        flash(reason, "error")
+        return kind.page(game, key)
     conflict = {
         "title": _("%(entry)s was entered on another phone", entry=kind.label(key)),
         "theirs": kind.shown(game, key, theirs),
         "mine": kind.shown(game, key, mine),
         "action": corrects.url(game, key, "edit"),
         "hidden": {
-            "drawn_from": corrects.code(corrects.find(game, key)),
+            "drawn_from": corrects.stamp(corrects.find(game, key)),
             **kind.replacement(game, key, theirs, mine),
         },
     }
@@ -397,7 +444,7 @@ def asked_again(
         "action": kind.url(game, key),
         "hidden": {
             "drawn_from": str(kind.drawn_from(game, key)),
-            **{name: value for name, value in request.form.items() if name not in PRIVATE},
+            **sent_fields(),
         },
         "keep": _("Keep it as it is"),
         "put": _("Enter mine all the same"),
@@ -410,11 +457,12 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
     key = kind.key(**route)
 
     def change(game: G) -> Outcome | None:
+        said.clear()  # from an attempt another phone's write made void
         entry = kind.find(game, key)
         new = entry is None
         if entry is None and (entry := kind.missing(game, key)) is None:
             abort(404)
-        now = "" if new else kind.code(entry)
+        now = kind.stamp(None if new else entry)
         if request.method == "GET":
             data = {**kind.form_data(game, entry), "drawn_from": now}
             return kind.render_correction(game, key, entry, kind.form(game, key, data=data))
@@ -422,17 +470,21 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
             flash(reason, "error")
             return kind.page(game, key)
         form = kind.form(game, key)
+        old = "" if new else kind.code(entry)
         if not drawn_from_now(form, now):
+            if not new and kind.check(game, key, form) and as_sent(kind, game, entry, form) == old:
+                said[:] = [kind.say(kind.words.corrected, key)]  # the same correction again
+                return kind.page(game, key)
             form.drawn_from.data = now  # one more tap puts these values instead
-            said = kind.text(game, entry)
-            form.form_errors.append(kind.say(kind.words.changed_meanwhile, key, now=said))
+            stands = _("no result") if new else kind.text(game, entry)
+            form.form_errors.append(kind.say(kind.words.changed_meanwhile, key, now=stands))
             return kind.render_correction(game, key, entry, form, 409)
         if not kind.check(game, key, form):
             return kind.render_correction(game, key, entry, form, 422)
         saved = snapshot(entry)
         kind.put(game, entry, form)
-        if kind.code(entry) == now:
-            flash(kind.say(kind.words.unchanged, key))
+        if kind.code(entry) == old:
+            said[:] = [kind.say(kind.words.unchanged, key)]
             return kind.page(game, key)
         if new:
             kind.add(game, entry)
@@ -443,16 +495,30 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
                 setattr(entry, name, value)
             form.form_errors.append(refusal)
             return kind.render_correction(game, key, entry, form, 422)
-        game.corrections.extend(kind.logged(game, key, now, saved, entry))
+        game.corrections.extend(kind.logged(game, key, old, saved, entry))
+        said[:] = [kind.say(kind.words.corrected, key)]
         return None
 
-    return write_entry(
+    said: list[str] = []
+    answer = write_entry(
         lambda: kind.load(game_id, route),
         change,
-        lambda game: flash(kind.say(kind.words.corrected, key)),
         lock=lambda game: kind.lock(game, key),
         page=lambda game: kind.page(game, key),
     )
+    for message in said if isinstance(answer, Response) and answer.status_code == 302 else ():
+        flash(message)
+    return answer
+
+
+def as_sent(kind: EntryKind[G, E], game: G, entry: E, form: Any) -> str:
+    """The code ``entry`` would have with the form put into it (it is left as it is)."""
+    saved = snapshot(entry)
+    kind.put(game, entry, form)
+    code = kind.code(entry)
+    for name, value in saved.items():
+        setattr(entry, name, value)
+    return code
 
 
 def delete(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Outcome:
@@ -462,10 +528,8 @@ def delete(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Out
 
     def change(game: G) -> Outcome | None:
         entry = kind.find(game, key)
-        if entry is None:
-            abort(404)
         form = ConfirmForm()
-        if not form.validate() or not drawn_from_now(form, kind.code(entry)):
+        if entry is None or not form.validate() or not drawn_from_now(form, kind.stamp(entry)):
             flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
             return kind.page(game, key)
         kind.remove(game, entry)

@@ -11,11 +11,12 @@ from flask import Blueprint, Response, abort, flash
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.games.entries import game_page, save
+from scorekeeper.games.entries import Outcome, game_page, write_entry
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
-from scorekeeper.games.registry import Family, file_stem
+from scorekeeper.games.models import Game
+from scorekeeper.games.registry import Family, TakenBack, file_stem
 from scorekeeper.games.rights import remember, require_scorer
 from scorekeeper.serving import POLL_PATH, poll_response
 
@@ -53,24 +54,29 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         return response
 
     @bp.post("/<game_id>/undo")
-    def undo(game_id: str) -> BaseResponse:
+    def undo(game_id: str) -> Outcome:
         """Take back the last entry; what is taken back is shown and logged (and, where the
         family can, filled in again)."""
-        game = scorers_game(game_id, family.game)
-        changed = _("The game changed since this page was drawn; nothing was undone.")
-        if not ConfirmForm.sent_as_drawn(game):
-            flash(changed, "error")
-            return game_page(game)
-        taken = family.take_back(game)
-        if taken is None:
-            flash(_("There is nothing to undo."), "error")
-            return game_page(game)
-        game.corrections.extend(taken.logged)
-        if not save(game):
-            flash(changed, "error")
-            return game_page(game)
-        flash(taken.message)
-        return game_page(game, **taken.refill)
+
+        def change(game: Game) -> Outcome | None:
+            if not ConfirmForm.sent_as_drawn(game):  # a retry finds the game changed too
+                flash(_("The game changed since this page was drawn; nothing was undone."), "error")
+                return game_page(game)
+            taken = family.take_back(game)
+            if taken is None:
+                flash(_("There is nothing to undo."), "error")
+                return game_page(game)
+            game.corrections.extend(taken.logged)
+            undone[:] = [taken]
+            return None
+
+        undone: list[TakenBack] = []
+        return write_entry(
+            lambda: scorers_game(game_id, family.game),
+            change,
+            lambda game: flash(undone[0].message),
+            page=lambda game: game_page(game, **undone[0].refill),
+        )
 
     @bp.get("/<game_id>/game.json")
     def game_json(game_id: str) -> Response:

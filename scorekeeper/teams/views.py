@@ -112,7 +112,6 @@ class Results(EntryKind[TeamsGame, TableResult]):
     score = staticmethod(score_match)
     explain = staticmethod(rule_message)
     draw = staticmethod(render_match)
-    said = staticmethod(result_text)
     words = EntryWords(
         label=_l("Board %(board)d, table %(table)d"),
         entered=_l("Board %(board)d, table %(table)d entered: %(entry)s."),
@@ -124,6 +123,9 @@ class Results(EntryKind[TeamsGame, TableResult]):
         ),
         not_now=_l("That result is entered already; nothing was changed."),
     )
+
+    def text(self, game: TeamsGame, entry: TableResult) -> str:
+        return result_text(entry)
 
     def key(self, **route: Any) -> tuple[int, int]:
         return route["board"], route["table"]

@@ -272,6 +272,64 @@ def test_the_same_result_sent_twice_is_recorded_once_and_a_stale_one_is_shown_be
     assert club.session(app).results[0].tricks == 10
 
 
+def test_putting_mine_in_place_of_another_phone_s_result_stays_on_that_board(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    fields = {"level": "4", "strain": "H", "declarer": "N", "doubled": "0"}
+    drawn = {"csrf_token": token.group(1), "drawn_from": version.group(1), **fields}
+    assert client.post(entry.group(1), data={**drawn, "result": "0"}).status_code == 302
+    conflict = client.post(entry.group(1), data={**drawn, "result": "-1"})
+    assert conflict.status_code == 409
+    (put_mine,) = [f for f in forms_of(text(conflict)) if f.action.endswith("/edit")]
+    assert put_mine.action == entry.group(1) + "/edit"
+    # Board 1 changed again before the tap: the page asks again, its form still board 1's.
+    club.enter(1, {"result": "passed"})  # board 2 entered: board 1's row is as it was
+    other = {**as_drawn(put_mine), "result": "1"}
+    assert client.post(put_mine.action, data=other).status_code == 302
+    response = client.post(put_mine.action, data={**as_drawn(put_mine), "level": "5"})
+    assert response.status_code == 409, text(response)
+    asked = text(response)
+    assert "it now reads 4♥ N +1" in asked
+    (again,) = [f for f in forms_of(asked) if f.action.endswith("/edit")]
+    assert again.action == entry.group(1) + "/edit"
+    assert 'class="deal-title">Board 1</h2>' in asked
+    mine = {**as_drawn(again), **fields, "level": "5", "result": "-1"}
+    assert client.post(again.action, data=mine).status_code == 302
+    results = {r.board: r.code for r in club.session(app).results}
+    assert results == {1: "5H N 10", 2: "pass"}
+    # Confirmed by East-West, it is the director's to change: the phone is told so.
+    round_one = text(client.get(club.tables[1], query_string={"round": 1}))
+    (confirm,) = [f for f in forms_of(round_one) if f.action.endswith("/1/1/confirm")]
+    assert client.post(confirm.action, data=as_drawn(confirm)).status_code == 302
+    assert [r.confirmed for r in club.session(app).results if r.board == 1] == [True]
+    response = client.post(entry.group(1), data={**drawn, "result": "-2"}, follow_redirects=True)
+    assert "East-West confirmed this result" in text(response)
+    assert {r.board: r.code for r in club.session(app).results}[1] == "5H N 10"
+
+
+def test_a_closed_session_says_so_to_a_result_for_a_board_entered_already(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    drawn = {"csrf_token": token.group(1), "drawn_from": version.group(1)}
+    assert client.post(entry.group(1), data={**drawn, "result": "passed"}).status_code == 302
+    client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
+    other = {**drawn, "level": "1", "strain": "C", "declarer": "N", "doubled": "0", "result": "0"}
+    response = client.post(entry.group(1), data=other, follow_redirects=True)
+    assert "The session is closed" in text(response)
+    assert "was entered on another phone" not in text(response)
+    assert [r.code for r in club.session(app).results] == ["pass"]
+
+
 def test_tables_keep_versions_of_their_own(client: FlaskClient, app: Flask) -> None:
     """A form drawn at table 2 is still good after table 1 entered a result."""
     club = Club(client)
@@ -432,6 +490,26 @@ def test_the_director_corrects_gives_artificial_scores_deletes_and_undoes_all_lo
     assert club.session(app).results == []
     kinds = [c.kind for c in club.session(app).corrections]
     assert kinds == ["result", "artificial", "result-deleted", "undo-result"]
+
+
+def test_the_director_s_forms_drawn_before_a_result_went_away_say_so(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    club.enter(1, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
+    edit = f"{club.url}/results/1/1/1"
+    forms = forms_of(text(client.get(edit)))
+    (delete,) = [form for form in forms if form.action.endswith("/delete")]
+    (result,) = [form for form in forms if form.fields.get("action") == ["result"]]
+    assert client.post(delete.action, data=as_drawn(delete)).status_code == 302
+    response = client.post(delete.action, data=as_drawn(delete), follow_redirects=True)
+    assert response.status_code == 200
+    assert "nothing was deleted" in text(response)
+    response = client.post(edit, data={**as_drawn(result), "result": "1"})
+    assert response.status_code == 409
+    assert "it now reads no result" in text(response) and "passed out" not in text(response)
+    assert club.session(app).results == []
 
 
 def test_a_closed_session_takes_no_more_results_from_the_tables(

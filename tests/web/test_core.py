@@ -169,7 +169,7 @@ class Marks(EntryKind[TallyGame, TallyMark]):
     def remove(self, game: TallyGame, entry: TallyMark) -> None:
         game.marks.remove(entry)
 
-    def rescore(self, game: TallyGame) -> None:
+    def score(self, game: TallyGame) -> None:  # type: ignore[override]
         totals(game)
 
     def render_page(
@@ -202,7 +202,7 @@ class Marks(EntryKind[TallyGame, TallyMark]):
     def render_correction(
         self, game: TallyGame, key: int, entry: TallyMark, form: Any, status: int = 200
     ) -> tuple[str, int]:
-        delete_form = ConfirmForm(data={"drawn_from": entry.code})
+        delete_form = self.stamped(entry)
         html = render_template_string(
             EDIT, game=game, number=key, form=form, delete_form=delete_form
         )
@@ -437,6 +437,33 @@ def test_a_deletion_and_an_undo_are_logged_and_a_stale_button_does_nothing(tally
     ]
     assert tally.client.post(f"{tally.url}/undo", data=undo).status_code == 302  # stale
     assert tally.points() == [1]
+
+
+def test_a_deletion_sent_twice_deletes_one_of_two_entries_alike(tally: Tally) -> None:
+    for points in (2, 2, 2):
+        tally.enter(points)
+    delete = as_drawn(form_to(text(tally.client.get(f"{tally.url}/marks/2/edit")), "/delete"))
+    for _sent in range(2):  # a double tap: the second finds mark 2 another mark
+        assert tally.client.post(f"{tally.url}/marks/2/delete", data=delete).status_code == 302
+    assert tally.points() == [2, 2]
+    assert "nothing was deleted" in text(tally.client.get(tally.url))
+    assert tally.log() == [("mark-deleted", "2", None)]
+    # The last mark deleted twice: the second finds no mark 2 at all, and says so.
+    delete = as_drawn(form_to(text(tally.client.get(f"{tally.url}/marks/2/edit")), "/delete"))
+    for _sent in range(2):
+        assert tally.client.post(f"{tally.url}/marks/2/delete", data=delete).status_code == 302
+    assert tally.points() == [2]
+    assert "nothing was deleted" in text(tally.client.get(tally.url))
+
+
+def test_a_correction_sent_twice_is_made_once_and_asks_nothing(tally: Tally) -> None:
+    tally.enter(7)
+    form = {**tally.edit_form(1), "points": "8"}
+    assert tally.client.post(f"{tally.url}/marks/1/edit", data=form).status_code == 302
+    response = tally.client.post(f"{tally.url}/marks/1/edit", data=form)
+    assert response.status_code == 302
+    assert "Mark 1 corrected." in text(tally.client.get(tally.url))
+    assert tally.points() == [8] and tally.log() == [("mark", "7", "8")]
 
 
 def test_an_entry_sent_again_from_a_page_drawn_before_the_last_one_asks(tally: Tally) -> None:

@@ -170,6 +170,34 @@ def test_a_game_is_corrected_deleted_and_taken_back_and_each_is_logged(
     assert log.entries(app) == 1
 
 
+def test_two_phones_logging_from_the_same_page_log_two_games_and_a_double_tap_one(
+    client: FlaskClient, app: Flask
+) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    form = form_to(text(client.get(log.url)), "/games/")
+    drawn = as_drawn(form)
+    mine = {**drawn, "result": "won", "played_on": "2026-11-20"}
+    assert client.post(form.action, data=mine).status_code == 302
+    assert client.post(form.action, data=mine).status_code == 302  # a double tap
+    assert log.entries(app) == 1
+    theirs = {**drawn, "result": "cards", "cards_home": "31", "played_on": "2026-11-20"}
+    response = client.post(form.action, data=theirs, follow_redirects=True)
+    assert "Game 2 logged: Nov 20, 2026: 31 cards home." in text(response)
+    assert log.entries(app) == 2
+
+
+def test_a_game_deleted_twice_from_one_page_deletes_one(client: FlaskClient, app: Flask) -> None:
+    log = Log(client)
+    log.start("Zoé")
+    for _game in range(3):
+        log.post(result="won", played_on="2026-11-20")
+    delete = form_to(text(client.get(f"{log.url}/games/2/edit")), "/delete")
+    for _sent in range(2):
+        assert client.post(delete.action, data=as_drawn(delete)).status_code == 302
+    assert log.entries(app) == 2
+
+
 def test_the_corrections_log_of_a_race_and_in_french_reads_as_sentences(
     client: FlaskClient,
 ) -> None:
