@@ -1,10 +1,13 @@
-"""Fixtures shared by the web and browser tests: an app on a fresh, migrated database, on
-SQLite and again on PostgreSQL (a throwaway server the tests start themselves)."""
+"""Fixtures shared by the web and browser tests: an app on a database at the newest migration,
+on SQLite and again on PostgreSQL (a throwaway server the tests start themselves). Each kind is
+migrated once a run and copied for each test."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,14 @@ from scorekeeper.extensions import db
 from tests.postgres import PostgresServer, server_binaries
 
 DATABASES = ["sqlite", "postgresql"]
+
+
+def migrate(url: str) -> None:
+    """Apply every migration to the database at ``url``."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
 
 
 @pytest.fixture(scope="session")
@@ -36,36 +47,62 @@ def postgres() -> Iterator[PostgresServer]:
 def migrated_template(postgres: PostgresServer) -> str:
     """A PostgreSQL database with every migration applied, copied for each test."""
     name = postgres.create_database()
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": postgres.url(name)}
-    )
-    with app.app_context():
-        upgrade()
-        db.engine.dispose()
+    migrate(postgres.url(name))
     return name
 
 
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database with every migration applied, copied for each test."""
+    path = tmp_path_factory.mktemp("migrated") / "migrated.sqlite"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def sqlite_url(migrated_sqlite: Path, tmp_path: Path) -> str:
+    """A copy of the migrated SQLite database for this test alone. SQLite's backup copies what
+    the database holds, its write-ahead log included."""
+    copy = tmp_path / "test.sqlite"
+    with (
+        closing(sqlite3.connect(migrated_sqlite)) as source,
+        closing(sqlite3.connect(copy)) as target,
+    ):
+        source.backup(target)
+    return f"sqlite:///{copy}"
+
+
+def database_url(request: pytest.FixtureRequest) -> str:
+    """A database at the newest migration for this test alone, of the kind the test is
+    parametrised with (``DATABASES``)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'test.sqlite'}"
+        url: str = request.getfixturevalue("sqlite_url")
+        return url
     server: PostgresServer = request.getfixturevalue("postgres")
     template = request.getfixturevalue("migrated_template")
     return server.url(server.create_database(template))
 
 
-def migrated_app(url: str, **config: object) -> Iterator[Flask]:
-    """An app on the database at ``url``, migrated; its connections closed afterwards."""
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database for this test alone, of the kind the test is parametrised with: for
+    the tests of the migrations themselves."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.sqlite'}"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.url(server.create_database())
+
+
+def app_on(url: str, **config: object) -> Iterator[Flask]:
+    """An app on the database at ``url``; its connections closed afterwards."""
     app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, **config})
-    with app.app_context():
-        upgrade()
     yield app
     with app.app_context():
         db.engine.dispose()
 
 
 @pytest.fixture(params=DATABASES)
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    yield from migrated_app(database_url(request, tmp_path), TESTING=True)
+def app(request: pytest.FixtureRequest) -> Iterator[Flask]:
+    yield from app_on(database_url(request), TESTING=True)
 
 
 @pytest.fixture

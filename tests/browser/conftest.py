@@ -12,7 +12,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from scorekeeper.cli import http_server
-from tests.conftest import DATABASES, database_url, migrated_app
+from tests.conftest import DATABASES, app_on, database_url
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
@@ -29,8 +29,8 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(params=DATABASES)
-def served_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    yield from migrated_app(database_url(request, tmp_path))
+def served_app(request: pytest.FixtureRequest) -> Iterator[Flask]:
+    yield from app_on(database_url(request))
 
 
 @pytest.fixture

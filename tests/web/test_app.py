@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from flask import Flask
-from flask_migrate import upgrade
 
 from scorekeeper import cli, create_app, create_app_to_serve, instance_secret_key
 from scorekeeper.extensions import db
@@ -97,14 +96,12 @@ def test_network_addresses_leave_out_loopback() -> None:
 
 
 def test_behind_a_reverse_proxy_https_is_recognised(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, sqlite_url: str
 ) -> None:
     monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
     monkeypatch.setenv("SECRET_KEY", "proxy")
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'proxied.sqlite'}")
+    monkeypatch.setenv("DATABASE_URL", sqlite_url)
     app = create_app()
-    with app.app_context():
-        upgrade()
     response = app.test_client().get(
         "/ascenseur/new/ascenseur",
         headers={"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example.org"},

@@ -38,7 +38,7 @@ from scorekeeper.games.transfer import (
 )
 from scorekeeper.rules.common import Rule, RuleError
 from scorekeeper.serving import kept_page
-from tests.conftest import migrated_app
+from tests.conftest import app_on
 from tests.web.crawler import as_drawn, form_to, forms_of
 from tests.web.table import text
 
@@ -281,7 +281,7 @@ def tally_family() -> Family:
 
 
 @pytest.fixture
-def tally_app(tmp_path: Any) -> Iterator[Flask]:
+def tally_app(sqlite_url: str) -> Iterator[Flask]:
     """An app with the tally family on it, beside the real ones (for this test only)."""
     family = register(tally_family())
     blueprint = Blueprint("tally", __name__, url_prefix="/tally")
@@ -305,7 +305,7 @@ def tally_app(tmp_path: Any) -> Iterator[Flask]:
     add_table_routes(blueprint, family)
     add_entry_routes(blueprint, MARKS, "/marks/<int:number>")
     try:
-        for app in migrated_app(f"sqlite:///{tmp_path / 'tally.sqlite'}", TESTING=True):
+        for app in app_on(sqlite_url, TESTING=True):
             app.register_blueprint(blueprint)
             with app.app_context():
                 TallyMark.__table__.create(db.engine)  # type: ignore[attr-defined]

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
+from tests.conftest import app_on
 from tests.web.table import Table, text
 from tests.web.test_club import SMALL, Club
 
@@ -24,17 +22,10 @@ SITE = "localhost"  # the test client's, whose cookie it keeps
 
 
 @pytest.fixture
-def proxied(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Flask]:
+def proxied(monkeypatch: pytest.MonkeyPatch, sqlite_url: str) -> Iterator[Flask]:
     """The app as the club deployment of docs/deployment.md runs it, behind its TLS proxy."""
     monkeypatch.setenv("SCOREKEEPER_BEHIND_PROXY", "1")
-    app = create_app(
-        {"SECRET_KEY": "proxy", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}"}
-    )
-    with app.app_context():
-        upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
+    yield from app_on(sqlite_url, SECRET_KEY="proxy")
 
 
 def games(app: Flask) -> int:

@@ -20,7 +20,7 @@ from sqlalchemy import DateTime, Integer, MetaData, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from tests.conftest import database_url
+from tests.conftest import DATABASES, empty_database_url
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "migration"
 
@@ -56,9 +56,9 @@ def load_rows(app: Flask, tables: dict[str, list[dict[str, Any]]]) -> None:
                         )
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def upgraded(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    url = database_url(request, tmp_path)
+    url = empty_database_url(request, tmp_path)
     saved = json.loads((DATA / "rows.json").read_text(encoding="utf-8"))
     app = create_app(
         {
@@ -70,10 +70,6 @@ def upgraded(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
         }
     )
     with app.app_context():
-        if request.param == "postgresql":  # the template database is at the newest migration
-            db.drop_all()
-            db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            db.session.commit()
         upgrade(revision=saved["revision"])
     load_rows(app, saved["tables"])
     with app.app_context():

@@ -19,7 +19,7 @@ from scorekeeper.games import links
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
 from scorekeeper.serving import LIVE_PACE
-from tests.conftest import migrated_app
+from tests.conftest import app_on
 from tests.postgres import PostgresServer
 from tests.web.table import Table, text
 
@@ -227,7 +227,7 @@ def game_with_statement_log(
     """A game started on a fresh PostgreSQL database whose statements are logged."""
     name = postgres.create_database(migrated_template)
     log = StatementLog(postgres, name)
-    for app in migrated_app(postgres.url(name), TESTING=True):
+    for app in app_on(postgres.url(name), TESTING=True):
         table = Table(app.test_client())
         table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
         yield app, table, log
@@ -313,7 +313,7 @@ def test_after_the_database_restarts_the_poll_still_answers(
     postgres: PostgresServer, migrated_template: str
 ) -> None:
     name = postgres.create_database(migrated_template)
-    for app in migrated_app(postgres.url(name), TESTING=True):
+    for app in app_on(postgres.url(name), TESTING=True):
         table = Table(app.test_client())
         table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
         poll = f"{table.game_url}/version"

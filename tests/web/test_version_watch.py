@@ -18,7 +18,7 @@ from scorekeeper.games.models import Game
 from scorekeeper.serving import watch as version_watch
 from scorekeeper.serving.versions import VersionReads
 from scorekeeper.serving.watch import VersionWatch
-from tests.conftest import migrated_app
+from tests.conftest import app_on
 from tests.postgres import PostgresServer
 from tests.web.table import TOKEN, Table, text
 from tests.web.test_club import SMALL, Club
@@ -69,8 +69,8 @@ def two_servers(
     own watch), a game started through the first, and the database's statement log."""
     name = postgres.create_database(migrated_template)
     log = StatementLog(postgres, name)
-    for first in migrated_app(postgres.url(name), TESTING=True):
-        for second in migrated_app(postgres.url(name), TESTING=True):
+    for first in app_on(postgres.url(name), TESTING=True):
+        for second in app_on(postgres.url(name), TESTING=True):
             table = Table(first.test_client())
             table.start("ascenseur", ("Anne", "Bruno", "Chloé", "Denis"))
             yield first, second, table, log
@@ -390,8 +390,8 @@ def club_on_two_servers(
     the first (whose client is the director's, and opens the tables' links too)."""
     name = postgres.create_database(migrated_template)
     log = StatementLog(postgres, name)
-    for first in migrated_app(postgres.url(name), TESTING=True):
-        for second in migrated_app(postgres.url(name), TESTING=True):
+    for first in app_on(postgres.url(name), TESTING=True):
+        for second in app_on(postgres.url(name), TESTING=True):
             club = Club(first.test_client())
             club.start(**SMALL)
             yield first, second, club, log
