@@ -20,6 +20,24 @@ from scorekeeper.extensions import db
 from tests.postgres import PostgresServer, server_binaries
 
 DATABASES = ["sqlite", "postgresql"]
+TESTS = Path(__file__).parent
+FAST = [TESTS / "rules", TESTS.parent / "scorekeeper" / "rules", TESTS / "web"]
+"""Where the ``fast`` tests are: the rules, their doctests, and the pages (on SQLite alone)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``fast`` the tests an edit loop runs (``pytest -m fast``): those of the rules and
+    of the pages, but none on PostgreSQL, in a browser or against a server process."""
+    for item in items:
+        where = any(item.path.is_relative_to(folder) for folder in FAST)
+        if where and not on_postgresql(item):
+            item.add_marker(pytest.mark.fast)
+
+
+def on_postgresql(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    parameters = callspec.params.values() if callspec else []
+    return "postgres" in getattr(item, "fixturenames", []) or "postgresql" in parameters
 
 
 def migrate(url: str) -> None:
