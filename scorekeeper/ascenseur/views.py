@@ -29,7 +29,6 @@ from scorekeeper.games.entries import (
     EntryWords,
     Outcome,
     add_entry_routes,
-    game_page,
     start_new_game,
 )
 from scorekeeper.games.forms import ConfirmForm
@@ -234,12 +233,6 @@ def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ..
 
 def seat_values(form: RoundForm, kind: str, seats: int) -> list[int]:
     return [int(form[f"{kind}_{seat}"].data) for seat in range(seats)]
-
-
-@bp.get("/<game_id>/rounds/<int:number>/<any(bids, tricks):kind>")
-def round_entry_page(game_id: str, number: int, kind: str) -> Response:
-    """The address a form was sent to, opened again (a reload, a language switch): the game."""
-    return game_page(ascenseur_game(game_id))
 
 
 def round_plan_or_404(sheet: rules.GameSheet, number: int) -> rules.RoundPlan:

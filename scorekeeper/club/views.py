@@ -343,6 +343,7 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
 
     game = ClubSession
     endpoint = "result"
+    listed = "results"
     corrected = CorrectionKind.RESULT
     words = EntryWords(
         label=_l("Board %(board)d"),
@@ -447,12 +448,6 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
             for change in game.corrections
         )
         return [(self.label(key), _("taken away by the director"))] if taken else []
-
-    def add(self, game: ClubSession, entry: ClubResult) -> None:
-        game.results.append(entry)
-
-    def remove(self, game: ClubSession, entry: ClubResult) -> None:
-        game.results.remove(entry)
 
     def logged(
         self,

@@ -559,11 +559,14 @@ def add_entry_routes(
     edit: str = "/edit",
 ) -> None:
     """The routes of a kind of entry at ``path`` (``/deals/<int:number>``): entered by a POST
-    there, corrected at ``<path><edit>``, deleted at ``<path>/delete`` (each where the kind has
-    it)."""
+    there (a GET goes to the page it is entered on), corrected at ``<path><edit>``, deleted at
+    ``<path>/delete`` (each where the kind has it)."""
     name = kind.endpoint
 
     def entering(game_id: str, **route: Any) -> Outcome:
+        if request.method == "GET":  # the address a form was sent to, opened again (a reload,
+            # the language switch of a page that answered it): the page the entry is made on
+            return kind.page(kind.load(game_id, route), kind.key(**route))
         return enter(kind, game_id, route)
 
     def correcting(game_id: str, **route: Any) -> Outcome:
@@ -573,7 +576,7 @@ def add_entry_routes(
         return delete(kind, game_id, route)
 
     if entered:
-        bp.add_url_rule(f"/<game_id>{path}", name, entering, methods=["POST"])
+        bp.add_url_rule(f"/<game_id>{path}", name, entering, methods=["GET", "POST"])
     if corrected:
         rule = f"/<game_id>{path}{edit}"
         bp.add_url_rule(rule, f"{name}_edit", correcting, methods=["GET", "POST"])

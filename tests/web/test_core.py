@@ -439,6 +439,13 @@ def test_a_deletion_and_an_undo_are_logged_and_a_stale_button_does_nothing(tally
     assert tally.points() == [1]
 
 
+def test_the_address_a_form_was_sent_to_opened_again_is_the_game_s_page(tally: Tally) -> None:
+    response = tally.enter(MOST + 1)  # its page's language switch leads back to this address
+    assert response.status_code == 422
+    response = tally.client.get(f"{tally.url}/marks/1")
+    assert response.status_code == 302 and response.headers["Location"] == tally.url
+
+
 def test_a_deletion_sent_twice_deletes_one_of_two_entries_alike(tally: Tally) -> None:
     for points in (2, 2, 2):
         tally.enter(points)
