@@ -377,6 +377,8 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         seated_or_404(game, *self.key(**route))
         return game
 
+    seen = load  # the table's page only for its link
+
     def lock(self, game: ClubSession, key: Place) -> ClubTable:
         table = game.table(key[1])
         assert table is not None
@@ -585,8 +587,9 @@ def confirm_result(game_id: str, table: int, token: str, round_: int, board: int
             return TABLE_RESULTS.page(game, key)
         if result.confirmed:
             return TABLE_RESULTS.page(game, key)
-        if (refused := TABLE_RESULTS.refuse(game, key)) is not None:
-            return refused
+        if (reason := TABLE_RESULTS.closed(game, key)) is not None:
+            flash(reason, "error")
+            return TABLE_RESULTS.page(game, key)
         if not drawn_from_now(form, TABLE_RESULTS.drawn_from(game, key)):
             flash(
                 _("The result changed since this page was drawn: check it and confirm again."),

@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
-from scorekeeper.games.lookup import game_started_by, scorers_game
+from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import family_of
 from scorekeeper.games.rights import form_key, remember
@@ -176,6 +176,10 @@ class EntryKind(Generic[G, E]):
     def load(self, game_id: str, route: Mapping[str, Any]) -> G:
         """The game, for whoever may enter (default: its scorer)."""
         return scorers_game(game_id, self.game)
+
+    def seen(self, game_id: str, route: Mapping[str, Any]) -> G:
+        """The game, for whoever may look at it (default: anyone with its address)."""
+        return get_game_or_404(game_id, self.game)
 
     def lock(self, game: G, key: Any) -> Any:
         """The row whose version guards the write: the game's, unless the family keeps entries
@@ -404,17 +408,17 @@ def entered_already(
     """An entry already made. The same again (a double tap, a retry) changes nothing; another
     phone's is shown beside this one, and one tap puts this one in its place, unless the kind
     takes it ``after`` the other (``None``: enter it there)."""
-    if not kind.valid(game, key, form):
-        flash(kind.say(kind.words.not_now, key), "error")
-        return kind.page(game, key)
-    if not kind.check(game, key, form):  # what the engine says of the entry itself
-        return kind.render_page(game, key, form, 422)
-    mine = kind.new(game, key)
-    kind.put(game, mine, form)
-    if kind.code(mine) == kind.code(theirs):
-        return kind.page(game, key)
+    mine = None
+    if kind.valid(game, key, form):
+        mine = kind.new(game, key)
+        kind.put(game, mine, form)
+        if kind.code(mine) == kind.code(theirs):
+            return kind.page(game, key)
     if kind.after(game, key) is not None:
         return None
+    if mine is None or not kind.check(game, key, form):
+        flash(kind.say(kind.words.not_now, key), "error")
+        return kind.page(game, key)
     corrects = kind.corrects()
     if (reason := corrects.unchangeable(game, key, theirs)) is not None:
         flash(reason, "error")
@@ -530,6 +534,9 @@ def delete(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Out
         entry = kind.find(game, key)
         form = ConfirmForm()
         if entry is None or not form.validate() or not drawn_from_now(form, kind.stamp(entry)):
+            if form.validate() and deleted_last(kind, game, key, str(form.drawn_from.data)):
+                flash(kind.say(kind.words.deleted, key))  # the same deletion sent twice
+                return kind.page(game, key)
             flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
             return kind.page(game, key)
         kind.remove(game, entry)
@@ -546,6 +553,18 @@ def delete(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Out
         lambda game: flash(kind.say(kind.words.deleted, key)),
         lock=lambda game: kind.lock(game, key),
         page=lambda game: kind.page(game, key),
+    )
+
+
+def deleted_last(kind: EntryKind[G, E], game: G, key: Any, stamp: str) -> bool:
+    """Whether the game's last change deleted the entry a deletion form was drawn from."""
+    last = game.corrections[-1] if game.corrections else None
+    code = stamp.partition(":")[2]
+    return (
+        last is not None
+        and last.kind == kind.deleted
+        and (last.number, last.seat) == kind.logged_at(key)
+        and last.old == code
     )
 
 
@@ -566,7 +585,7 @@ def add_entry_routes(
     def entering(game_id: str, **route: Any) -> Outcome:
         if request.method == "GET":  # the address a form was sent to, opened again (a reload,
             # the language switch of a page that answered it): the page the entry is made on
-            return kind.page(kind.load(game_id, route), kind.key(**route))
+            return kind.page(kind.seen(game_id, route), kind.key(**route))
         return enter(kind, game_id, route)
 
     def correcting(game_id: str, **route: Any) -> Outcome:

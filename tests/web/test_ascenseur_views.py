@@ -281,6 +281,30 @@ def test_a_second_submit_of_the_same_bids_changes_nothing(table: Table, app: Fla
     assert stored(app)[1] == [(1, [1, 1, 0, 0], None)]
 
 
+def test_numbers_the_rules_refuse_sent_for_a_step_already_entered_change_nothing(
+    table: Table, app: Flask
+) -> None:
+    table.start("ascenseur", FOUR)
+    drawn = table.round_data("bid", (1, 1, 0, 0))
+    url = f"{table.game_url}/rounds/1/bids"
+    assert table.client.post(url, data=drawn).status_code == 302
+    hooked = {**drawn, "bid_1": "0"}  # one card, bids adding up to it: the dealer may not
+    response = table.client.post(url, data=hooked)
+    assert response.status_code == 302 and response.headers["Location"] == table.game_url
+    assert table.tricks(1, (1, 0, 0, 0)).status_code == 302
+    too_many = {**table.round_data("tricks", (1, 1, 0, 0))}
+    response = table.client.post(f"{table.game_url}/rounds/1/tricks", data=too_many)
+    assert response.status_code == 302
+    assert stored(app)[1] == [(1, [1, 1, 0, 0], [1, 0, 0, 0])]
+
+
+def test_an_entry_address_opened_by_a_viewer_leads_to_the_game(table: Table, app: Flask) -> None:
+    table.start("ascenseur", FOUR)
+    viewer = app.test_client()
+    response = viewer.get(f"{table.game_url}/rounds/1/bids")
+    assert response.status_code == 302 and response.headers["Location"] == table.game_url
+
+
 def test_bids_entered_on_two_phones_are_shown_side_by_side(table: Table, app: Flask) -> None:
     table.start("ascenseur", FOUR)
     mine = table.round_data("bid", (0, 1, 0, 0))  # drawn before the other phone's entry

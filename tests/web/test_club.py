@@ -325,9 +325,17 @@ def test_a_closed_session_says_so_to_a_result_for_a_board_entered_already(
     client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
     other = {**drawn, "level": "1", "strain": "C", "declarer": "N", "doubled": "0", "result": "0"}
     response = client.post(entry.group(1), data=other, follow_redirects=True)
-    assert "The session is closed" in text(response)
+    assert 'class="flash error" role="status">The session is closed' in text(response)
     assert "was entered on another phone" not in text(response)
-    assert [r.code for r in club.session(app).results] == ["pass"]
+    # Nor does East-West's confirmation, from a page drawn after the session closed.
+    round_one = text(client.get(club.tables[1], query_string={"round": 1}))
+    assert "/1/1/confirm" not in round_one  # the closed session's page offers none
+    table = club.session(app).table(1)
+    assert table is not None
+    confirm = entry.group(1) + "/confirm"
+    response = client.post(confirm, data={**drawn, "drawn_from": str(table.version)})
+    assert response.status_code == 302
+    assert [(r.code, r.confirmed) for r in club.session(app).results] == [("pass", False)]
 
 
 def test_tables_keep_versions_of_their_own(client: FlaskClient, app: Flask) -> None:
@@ -502,7 +510,8 @@ def test_the_director_s_forms_drawn_before_a_result_went_away_say_so(
     forms = forms_of(text(client.get(edit)))
     (delete,) = [form for form in forms if form.action.endswith("/delete")]
     (result,) = [form for form in forms if form.fields.get("action") == ["result"]]
-    assert client.post(delete.action, data=as_drawn(delete)).status_code == 302
+    response = client.post(f"{club.url}/undo", data=session_form(client, club.url, "undo"))
+    assert response.status_code == 302 and club.session(app).results == []
     response = client.post(delete.action, data=as_drawn(delete), follow_redirects=True)
     assert response.status_code == 200
     assert "nothing was deleted" in text(response)
