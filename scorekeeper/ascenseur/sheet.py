@@ -41,44 +41,45 @@ def sheet(game_id: str) -> str:
             rows, len(game.players), penalties=scored.variant.scoring.penalties_only
         ),
         chunks=print_chunks(len(game.players)),
+        one_page=len(game.players) <= ONE_PAGE_PLAYERS,
     )
 
 
-PAGE_MM = 279
-"""The height of a portrait A4 page inside its margins."""
+PAGE_MM = {False: 279, True: 192}
+"""The height of an A4 page inside its margins, in portrait and (``True``) in landscape."""
 HEADER_MM = 26
 """The title, the players, the rules, the winner; the line under the table; the legend."""
 CHART_MM = (50, 130)
-"""The chart's height on paper: at least, and at most."""
+"""The chart's height on paper: at least, and at most for a short game's rows to grow."""
 ROW_MM = {11: 5.5, 10: 5.1, 9: 4.7, 8: 4.25, 7: 3.85, 6: 3.0, 5: 2.6}
 """How tall a printed row is at each type size (points), as the stylesheet sets it."""
-LARGEST_PT = {2: 11, 3: 10, 4: 8, 5: 7, 6: 6}
+LARGEST_PT = {2: 11, 3: 10, 4: 8, 5: 7, 6: 6, 7: 7}
 """The largest type at which a table of so many players fits the width of the page."""
 EXTRA_MM = (1, 2, 3)
 """Space that may be added to each row, so that a short game's table fills its page too."""
+ONE_PAGE_PLAYERS = max(LARGEST_PT)
+"""Up to this many players, the sheet and its chart are printed on one page."""
 
 
 def print_density(rounds: int, players: int, *, penalties: bool) -> str:
-    """Classes that size the printed sheet to fill its page: the largest type at which the
-    table fits the page's width and its rounds fit beside the smallest chart; then more room
-    between the rows of a short game; then the chart takes what is left. Landscape sheets
-    (more than six players) and the very longest ones keep fixed sizes."""
-    if players > PORTRAIT_PLAYERS:
+    """Classes that size the printed sheet to fill one page: the largest type at which the
+    table fits the page's width and its rounds fit above the smallest chart, then more room
+    between the rows of a short game; the chart takes the height left (the stylesheet's
+    ``one-page``). Sheets of more players keep fixed sizes and run on to further pages."""
+    if players > ONE_PAGE_PLAYERS:
         return "very-dense" if rounds > 60 else ("dense" if rounds > 30 else "")
     rows = rounds + (4 if penalties else 5)  # two heading rows, the totals and the places
-    room = PAGE_MM - HEADER_MM
+    room = PAGE_MM[players > PORTRAIT_PLAYERS] - HEADER_MM
     largest = LARGEST_PT[max(players, 2)]
     fitting = [
         pt for pt, row in ROW_MM.items() if pt <= largest and rows * row <= room - CHART_MM[0]
     ]
     if not fitting:
-        return "very-dense"
+        return "one-page very-dense"
     points = fitting[0]
     row = ROW_MM[points]
     extra = max((mm for mm in EXTRA_MM if rows * (row + mm) <= room - CHART_MM[1]), default=0)
-    chart = int((room - rows * (row + extra)) // 10 * 10)
-    chart = max(CHART_MM[0], min(CHART_MM[1], chart))
-    return f"fit-{points} roomy-{extra} chart-{chart}"
+    return f"one-page fit-{points} roomy-{extra}"
 
 
 def print_chunks(players: int) -> list[list[int]]:
