@@ -136,13 +136,20 @@ def test_ten_players_print_in_landscape(
         note.write(f"10 players: {pages(info)} page(s), landscape\n")
 
 
-def test_the_sheet_scrolls_in_its_own_box_on_a_phone(
+def test_a_phone_shows_every_player_and_a_tablet_the_whole_sheet_in_its_own_box(
     page: Page, served_app: Flask, live_server: str
 ) -> None:
     variant = rules.PRESETS["ascenseur-a-charge"]
     game_id = store_game(served_app, "ascenseur-a-charge", NAMES[:6], play_out(variant, 6, 0, 1))
     page.goto(f"{live_server}/ascenseur/{game_id}/sheet")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert not page.locator(".sheet-scroll").is_visible()
+    phone = page.locator(".phone-sheet")
+    assert phone.evaluate("el => el.scrollWidth <= el.parentElement.clientWidth")
+    for name in NAMES[:6]:
+        assert phone.get_by_role("columnheader", name=name).is_visible()
+    page.set_viewport_size({"width": 800, "height": 900})
+    assert not phone.is_visible()
     box = page.locator(".sheet-scroll")
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # the grid scrolls inside
     box.evaluate("el => { el.scrollLeft = 400; el.scrollTop = 200; }")
@@ -152,4 +159,5 @@ def test_the_sheet_scrolls_in_its_own_box_on_a_phone(
     assert round_cell and name_cell and frame
     assert abs(round_cell["x"] - frame["x"]) < 3  # the round column stays on the left
     assert abs(name_cell["y"] - frame["y"]) < 3  # the players' names stay on top
+    page.set_viewport_size({"width": 360, "height": 740})
     page.screenshot(path=str(ARTIFACTS / "sheet-phone.png"), full_page=True)
