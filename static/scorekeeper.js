@@ -73,6 +73,9 @@ function enhanceBids(form) {
   const rows = Array.from(form.querySelectorAll("fieldset.numbers"));
   const dealerRow = rows.find((row) => row.hasAttribute("data-dealer"));
   const note = dealerRow && dealerRow.querySelector(".forbidden");
+  // Until the others' bids say which number: the rule, in a line where the keypad shows.
+  const rule = !note ? "" : form.querySelector("[data-keypad]")
+    ? form.dataset.forbiddenRuleText : note.textContent;
   const trickRows = rows.filter((row) => row.hasAttribute("data-tricks"));
   const bidRows = rows.filter((row) => !row.hasAttribute("data-tricks"));
   let forbidden = null;
@@ -101,7 +104,7 @@ function enhanceBids(form) {
     if (note) {
       note.textContent = forbidden !== null
         ? form.dataset.forbiddenText.replace("{bid}", forbidden)
-        : "";
+        : rule;
     }
     if (forbiddenChosen()) {
       setRowError(dealerRow, form.dataset.forbiddenChosenText.replace("{bid}", forbidden));
@@ -170,6 +173,71 @@ function enhanceTricks(form, rows, checks = true) {
   if (checks) {
     checkBeforeSending(form, rows, (row) => (chosen(row) === null ? missingText(form, row) : ""));
   }
+}
+
+// One keypad for the round (the keypad macro of templates/ascenseur/play.html): a tap sets the
+// number of the player whose line is lit, in that player's own row of the form, and lights the
+// next player without one; a tap on a line goes back to that player. The bids are sent with
+// the last of them (the dealer's forbidden number cannot be tapped); the tricks, whose last
+// count fills itself in, wait for their confirm button.
+function enhanceKeypad(form, rows, sendWhenFull) {
+  const panel = form.querySelector("[data-keypad]");
+  if (!panel) return;
+  const lines = Array.from(panel.querySelectorAll(".seat-line"));
+  const keys = Array.from(panel.querySelectorAll(".keypad button"));
+  const rowOf = (line) => rows.find((row) => row.dataset.seat === line.dataset.seat);
+  const inputOf = (line, value) => rowOf(line).querySelector(`input[value="${value}"]`);
+  let current = null;
+
+  form.classList.add("keyed");
+  panel.hidden = false;
+  const said = document.createElement("p"); // the rows' own messages, their rows being hidden
+  said.className = "error keypad-errors";
+  said.setAttribute("aria-live", "polite");
+  panel.after(said);
+  const note = form.querySelector(".forbidden");
+  if (note) panel.after(note);
+
+  const firstOpen = (from) => {
+    const start = lines.indexOf(from);
+    const order = [...lines.slice(start + 1), ...lines.slice(0, start + 1)];
+    return order.find((line) => chosenNumber(rowOf(line)) === null) || null;
+  };
+  function show() {
+    lines.forEach((line) => {
+      const value = chosenNumber(rowOf(line));
+      line.querySelector(".value").textContent = value === null ? "–" : value;
+      line.classList.toggle("current", line === current);
+      line.setAttribute("aria-pressed", String(line === current));
+      line.classList.toggle("invalid", rowOf(line).classList.contains("invalid"));
+    });
+    keys.forEach((key) => {
+      const input = current && inputOf(current, key.dataset.value);
+      key.disabled = !input || input.disabled;
+      key.classList.toggle("chosen", Boolean(input && input.checked));
+    });
+    said.textContent = rows
+      .filter((row) => row.classList.contains("invalid"))
+      .map((row) => row.querySelector(".row-errors").textContent.trim())
+      .filter(Boolean)
+      .join(" ");
+    said.hidden = !said.textContent;
+  }
+  lines.forEach((line) => line.addEventListener("click", () => { current = line; show(); }));
+  keys.forEach((key) => key.addEventListener("click", () => {
+    const input = current && inputOf(current, key.dataset.value);
+    if (!input || input.disabled) return;
+    input.checked = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    current = firstOpen(current);
+    show();
+    const full = rows.every((row) => chosenNumber(row) !== null);
+    if (sendWhenFull && full && !form.querySelector("fieldset.invalid")) form.requestSubmit();
+  }));
+  form.addEventListener("change", show); // a count filled in, a forbidden number worked out
+  form.addEventListener("submit", show); // what is missing, marked by the check before sending
+  current = firstOpen(lines[lines.length - 1]);
+  show();
 }
 
 // A bridge deal: only the results the level allows are offered; a result tapped before the
@@ -342,9 +410,14 @@ function keepAwake(body) {
 document.addEventListener("DOMContentLoaded", () => {
   if (document.body.dataset.live) followGame(document.body);
   if (document.body.dataset.awakeMp4) keepAwake(document.body);
-  document.querySelectorAll("form.entry.bids").forEach(enhanceBids);
+  document.querySelectorAll("form.entry.bids").forEach((form) => {
+    enhanceBids(form);
+    enhanceKeypad(form, Array.from(form.querySelectorAll("fieldset.numbers")), true);
+  });
   document.querySelectorAll("form.entry.tricks").forEach((form) => {
-    enhanceTricks(form, Array.from(form.querySelectorAll("fieldset.numbers")));
+    const rows = Array.from(form.querySelectorAll("fieldset.numbers"));
+    enhanceTricks(form, rows);
+    enhanceKeypad(form, rows, false);
   });
   document.querySelectorAll("form.setup[data-preview]").forEach(enhanceSetup);
   document.querySelectorAll("form.deal-entry").forEach(enhanceDeal);

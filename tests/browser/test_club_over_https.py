@@ -210,7 +210,7 @@ def test_a_club_evening_and_a_family_game_over_https(
     taps = Taps(director)
     for name, bid in (("Bruno", 1), ("Chloé", 0), ("Denis", 0), ("Anne", 1)):
         taps.number(name, bid)
-    taps.confirm("bids")
+    taps.bids_sent()
     taps.number("Bruno", 1)
     taps.confirm("tricks")
     expect(director.get_by_text("Round 2 of 23")).to_be_visible()

@@ -16,13 +16,12 @@ SIX = ("Anne", "Bruno", "Chloé", "Denis", "Élodie", "François")
 def play_first_round(page: Page, names: tuple[str, ...]) -> None:
     """Round 1 (one card): everyone bids 0 but the dealer, who bids 1; the first bidder takes
     the trick."""
-    rows = page.locator("fieldset.numbers")
-    for index in range(rows.count()):
-        row = rows.nth(index)
-        zero = row.get_by_role("radio", name="0", exact=True)
-        (zero if zero.is_enabled() else row.get_by_role("radio", name="1", exact=True)).click()
-    page.locator("button.confirm").click()
-    page.locator("fieldset.numbers").first.get_by_role("radio", name="1", exact=True).click()
+    taps = Taps(page)
+    for _name in names:
+        zero = taps.key(0)
+        (zero if zero.is_enabled() else taps.key(1)).click()
+    expect(page.locator("form.tricks")).to_be_visible()  # sent with the last bid
+    taps.key(1).click()
     page.locator("button.confirm").click()
     expect(page.locator(".round-count")).to_contain_text(re.compile("(Round|Manche) 2"))
 
@@ -41,8 +40,9 @@ def test_the_outcome_and_the_confirm_button_are_on_the_first_screen(
     start_game(page, live_server, SIX[:players], preset=preset)
     play_first_round(page, SIX[:players])
     assert page.evaluate("window.scrollY") == 0
-    on_screen(page, ".standings table")  # the round just played: points and places
+    on_screen(page, ".last-round summary")  # the round just played, each player's points
     on_screen(page, "button.confirm")
+    page.locator(".last-round summary").click()  # the standings, one tap away
     heading = page.get_by_role("columnheader", name="Place")
     box = heading.bounding_box()
     assert box and box["height"] < 30  # "Place" on one line, not "Plac/e"
@@ -81,18 +81,18 @@ def test_a_dealers_early_bid_that_becomes_forbidden_is_kept_and_explained(
     taps.number("Anne", 0)  # Anne deals round 1 (one card) and bids first of all
     for name, bid in (("Bruno", 1), ("Chloé", 0), ("Denis", 0)):
         taps.number(name, bid)
-    dealer = taps.player("Anne")
-    expect(dealer.get_by_role("radio", name="0", exact=True)).to_be_checked()
-    expect(dealer.get_by_text("Anne may not bid 0: the bids would add up to 1.")).to_be_visible()
-    expect(dealer).to_have_class(re.compile("invalid"))
+    expect(taps.value("Anne")).to_have_text("0")
+    expect(page.locator(".keypad-errors")).to_contain_text(
+        "Anne may not bid 0: the bids would add up to 1."
+    )
+    expect(taps.line("Anne")).to_have_class(re.compile("invalid"))
+    assert "/rounds/" not in page.url  # every bid in, but not sent
     taps.confirm("bids")
     expect(page.locator(".error-summary")).to_contain_text("Anne may not bid 0")
     assert "/rounds/" not in page.url  # nothing was sent
     expect(page.get_by_text("Round 1 of")).to_be_visible()
     taps.number("Anne", 1)
-    expect(dealer).not_to_have_class(re.compile("invalid"))
-    taps.confirm("bids")
-    expect(page.get_by_role("heading", name="Tricks")).to_be_visible()
+    taps.bids_sent()
 
 
 def test_a_missing_bid_is_named_by_the_page(page: Page, live_server: str) -> None:
@@ -104,11 +104,10 @@ def test_a_missing_bid_is_named_by_the_page(page: Page, live_server: str) -> Non
     summary = page.locator(".error-summary")
     expect(summary).to_contain_text("Enter Chloé's bid.")
     expect(summary).to_contain_text("Enter Anne's bid.")
-    expect(taps.player("Chloé")).to_have_class(re.compile("invalid"))
+    expect(taps.line("Chloé")).to_have_class(re.compile("invalid"))
     assert page.evaluate("document.querySelector('form.entry').noValidate")
-    summary.get_by_role("link", name="Enter Chloé's bid.").click()
     taps.number("Chloé", 0)
-    expect(taps.player("Chloé")).not_to_have_class(re.compile("invalid"))
+    expect(taps.line("Chloé")).not_to_have_class(re.compile("invalid"))
 
 
 def test_without_javascript_the_server_names_the_missing_bid(
