@@ -154,3 +154,43 @@ def test_a_round_takes_two_taps_a_player(page: Page, served_app: Flask, live_ser
             tricks[plan.bidding_order[-1]] = plan.cards
             expected.append(([0] * 4, tricks))
         assert [(r.bids, r.tricks) for r in game.rounds] == expected
+
+
+LONG_NAMES = (
+    "Marie-Françoise",
+    "Jean-Christophe",
+    "Anne-Sophie",
+    "Bartholomew",
+    "Éléonore",
+    "Maximilien",
+    "Gwendoline",
+)
+
+
+@pytest.mark.parametrize("served_app", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    ("players", "names"), [*((n, NAMES) for n in range(2, 8)), (7, LONG_NAMES)]
+)
+def test_every_hand_the_game_deals_is_entered_on_the_first_screen(
+    page: Page, served_app: Flask, live_server: str, players: int, names: tuple[str, ...]
+) -> None:
+    house = largest_hand(players)
+    variant = rules.with_house_rules(rules.PRESETS[PRESET], house)
+    plans = rules.plan_game(variant, players, 0)
+    firsts = {}
+    for plan in plans:  # the first round of each hand size, with and without a trump card
+        firsts.setdefault((plan.cards, plan.trump_turned), plan.number - 1)
+    entries = play_out(variant, players, 0, seed=players)
+    out = {}
+    for (cards, trump), before in sorted(firsts.items()):
+        game_id = store_game(served_app, PRESET, names[:players], entries[:before], **house)
+        open_as_scorer(page, live_server, served_app, game_id)
+        page.reload()
+        shown = [".dealer", ".cards", ".seat-line", ".keypad button", "form.bids .confirm"]
+        shown += ["form.bids .forbidden"] if plans[before].hook else []
+        shown += ["form.bids .suits"] if trump else []
+        if missing := out_of_view(page, shown):
+            out[(cards, trump)] = missing
+        if names == LONG_NAMES and (cards, trump) == (5, True):
+            page.screenshot(path=ARTIFACTS / f"round-{players}-long-names.png")
+    assert len(firsts) > players and out == {}
