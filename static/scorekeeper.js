@@ -208,7 +208,8 @@ function enhanceKeypad(form, rows, sendWhenFull) {
       const value = chosenNumber(rowOf(line));
       line.querySelector(".value").textContent = value === null ? "–" : value;
       line.classList.toggle("current", line === current);
-      line.setAttribute("aria-pressed", String(line === current));
+      if (line === current) line.setAttribute("aria-current", "true");
+      else line.removeAttribute("aria-current");
       line.classList.toggle("invalid", rowOf(line).classList.contains("invalid"));
     });
     keys.forEach((key) => {
@@ -216,6 +217,9 @@ function enhanceKeypad(form, rows, sendWhenFull) {
       key.disabled = !input || input.disabled;
       key.classList.toggle("chosen", Boolean(input && input.checked));
     });
+    const pad = panel.querySelector(".keypad");
+    const whose = current ? current.querySelector(".who").firstChild.textContent.trim() : "";
+    pad.setAttribute("aria-label", whose ? `${pad.dataset.label}: ${whose}` : pad.dataset.label);
     said.textContent = rows
       .filter((row) => row.classList.contains("invalid"))
       .map((row) => row.querySelector(".row-errors").textContent.trim())
@@ -224,19 +228,28 @@ function enhanceKeypad(form, rows, sendWhenFull) {
     said.hidden = !said.textContent;
   }
   lines.forEach((line) => line.addEventListener("click", () => { current = line; show(); }));
+  const full = () => rows.every((row) => chosenNumber(row) !== null);
   keys.forEach((key) => key.addEventListener("click", () => {
     const input = current && inputOf(current, key.dataset.value);
     if (!input || input.disabled) return;
+    // A number changed on a form ready to send (given back by an undo) waits for the button.
+    const ready = () => full() && !form.querySelector("fieldset.invalid");
+    const wasReady = ready();
     input.checked = true;
     input.dispatchEvent(new Event("change", { bubbles: true }));
-    current = firstOpen(current);
+    current = firstOpen(current) || (wasReady ? current : null);
     show();
-    const full = rows.every((row) => chosenNumber(row) !== null);
-    if (sendWhenFull && full && !form.querySelector("fieldset.invalid")) form.requestSubmit();
+    if (sendWhenFull && !wasReady && ready()) {
+      if (form.requestSubmit) form.requestSubmit();
+      else form.querySelector("button[type=submit]").click();
+    }
   }));
   form.addEventListener("change", show); // a count filled in, a forbidden number worked out
   form.addEventListener("submit", show); // what is missing, marked by the check before sending
-  current = firstOpen(lines[lines.length - 1]);
+  // The first player without a number; on a form given back whole (an undo's refill, a page
+  // refused by the server), the first whose number is refused, or the first.
+  current = firstOpen(lines[lines.length - 1])
+    || lines.find((line) => rowOf(line).classList.contains("invalid")) || lines[0];
   show();
 }
 

@@ -74,7 +74,7 @@ def print_density(rounds: int, players: int, *, penalties: bool) -> str:
     fitting = [
         pt for pt, row in ROW_MM.items() if pt <= largest and rows * row <= room - CHART_MM[0]
     ]
-    if not fitting:
+    if not fitting:  # two players' longest games: the smallest type, the chart what is left
         return "one-page very-dense"
     points = fitting[0]
     row = ROW_MM[points]

@@ -91,7 +91,7 @@ def test_a_dealers_early_bid_that_becomes_forbidden_is_kept_and_explained(
     expect(page.locator(".error-summary")).to_contain_text("Anne may not bid 0")
     assert "/rounds/" not in page.url  # nothing was sent
     expect(page.get_by_text("Round 1 of")).to_be_visible()
-    taps.number("Anne", 1)
+    taps.number("Anne", 1)  # the bids, whole and allowed now, are sent
     taps.bids_sent()
 
 
@@ -118,8 +118,30 @@ def test_without_javascript_the_server_names_the_missing_bid(
     )
     page = context.new_page()
     start_game(page, live_server, FOUR)
+    expect(page.locator(".keypad-panel")).to_be_hidden()  # the rows of numbers are the form
     Taps(page).number("Bruno", 0)
     page.get_by_role("button", name="Confirm the bids").click()
     expect(page.locator(".error-summary")).to_contain_text("Enter Chloé's bid.")
     expect(page.locator("#row-bid_2")).to_have_class(re.compile("invalid"))
+    expect(page.locator(".keypad-panel")).to_be_hidden()
     context.close()
+
+
+def test_bids_given_back_by_an_undo_wait_for_their_confirmation(
+    page: Page, live_server: str
+) -> None:
+    start_game(page, live_server, FOUR)
+    taps = Taps(page)
+    for name, bid in (("Bruno", 1), ("Chloé", 0), ("Denis", 0), ("Anne", 1)):
+        taps.number(name, bid)
+    taps.bids_sent()
+    page.get_by_role("button", name="Take back round 1's bids").click()
+    expect(taps.value("Anne")).to_have_text("1")  # filled in again, every one
+    expect(taps.line("Bruno")).to_have_class(re.compile("current"))
+    expect(page.locator(".keypad")).to_have_attribute("aria-label", "Bid: Bruno")
+    for name in ("Denis", "Chloé"):  # numbers changed on a whole form: nothing is sent yet
+        taps.number(name, 1)
+        expect(taps.value(name)).to_have_text("1")
+        expect(page.locator("form.bids")).to_be_visible()
+    taps.confirm("bids")
+    taps.bids_sent()
