@@ -70,6 +70,14 @@ class Club:
         self.tables = {int(number): link for link, number in TABLE_LINK.findall(page)}
         return self.url
 
+    def drawn(self, table: int) -> tuple[str, dict[str, str]]:
+        """Where the table's phone sends its next board, and the form's own fields, as the
+        page draws them now."""
+        page = text(self.client.get(self.tables[table]))
+        entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+        assert entry and token and version, page
+        return entry.group(1), {"csrf_token": token.group(1), "drawn_from": version.group(1)}
+
     def enter(self, table: int, fields: dict[str, str]) -> tuple[int, int, int]:
         """Enter the table's next board; returns (round, board, status)."""
         page = text(self.client.get(self.tables[table]))
@@ -249,23 +257,13 @@ def test_the_same_result_sent_twice_is_recorded_once_and_a_stale_one_is_shown_be
 ) -> None:
     club = Club(client)
     club.start(**SMALL)
-    page = text(client.get(club.tables[1]))
-    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
-    assert entry and token and version
-    data = {
-        "csrf_token": token.group(1),
-        "drawn_from": version.group(1),
-        "level": "4",
-        "strain": "H",
-        "declarer": "N",
-        "doubled": "0",
-        "result": "0",
-    }
-    assert client.post(entry.group(1), data=data).status_code == 302
-    assert client.post(entry.group(1), data=data).status_code == 302  # a double tap
+    entry, drawn = club.drawn(1)
+    data = {**drawn, "level": "4", "strain": "H", "declarer": "N", "doubled": "0", "result": "0"}
+    assert client.post(entry, data=data).status_code == 302
+    assert client.post(entry, data=data).status_code == 302  # a double tap
     assert len(club.session(app).results) == 1
     other = {**data, "result": "-1"}  # another phone, drawn before the first entry
-    response = client.post(entry.group(1), data=other)
+    response = client.post(entry, data=other)
     assert response.status_code == 409
     page = text(response)
     assert "was entered on another phone" in page and "4♥ N made" in page and "4♥ N −1" in page
@@ -277,16 +275,14 @@ def test_putting_mine_in_place_of_another_phone_s_result_stays_on_that_board(
 ) -> None:
     club = Club(client)
     club.start(**SMALL)
-    page = text(client.get(club.tables[1]))
-    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
-    assert entry and token and version
+    entry, drawn = club.drawn(1)
     fields = {"level": "4", "strain": "H", "declarer": "N", "doubled": "0"}
-    drawn = {"csrf_token": token.group(1), "drawn_from": version.group(1), **fields}
-    assert client.post(entry.group(1), data={**drawn, "result": "0"}).status_code == 302
-    conflict = client.post(entry.group(1), data={**drawn, "result": "-1"})
+    drawn = {**drawn, **fields}
+    assert client.post(entry, data={**drawn, "result": "0"}).status_code == 302
+    conflict = client.post(entry, data={**drawn, "result": "-1"})
     assert conflict.status_code == 409
     (put_mine,) = [f for f in forms_of(text(conflict)) if f.action.endswith("/edit")]
-    assert put_mine.action == entry.group(1) + "/edit"
+    assert put_mine.action == entry + "/edit"
     # Board 1 changed again before the tap: the page asks again, its form still board 1's.
     club.enter(1, {"result": "passed"})  # board 2 entered: board 1's row is as it was
     other = {**as_drawn(put_mine), "result": "1"}
@@ -296,7 +292,7 @@ def test_putting_mine_in_place_of_another_phone_s_result_stays_on_that_board(
     asked = text(response)
     assert "it now reads 4♥ N +1" in asked
     (again,) = [f for f in forms_of(asked) if f.action.endswith("/edit")]
-    assert again.action == entry.group(1) + "/edit"
+    assert again.action == entry + "/edit"
     assert 'class="deal-title">Board 1</h2>' in asked
     mine = {**as_drawn(again), **fields, "level": "5", "result": "-1"}
     assert client.post(again.action, data=mine).status_code == 302
@@ -307,7 +303,7 @@ def test_putting_mine_in_place_of_another_phone_s_result_stays_on_that_board(
     (confirm,) = [f for f in forms_of(round_one) if f.action.endswith("/1/1/confirm")]
     assert client.post(confirm.action, data=as_drawn(confirm)).status_code == 302
     assert [r.confirmed for r in club.session(app).results if r.board == 1] == [True]
-    response = client.post(entry.group(1), data={**drawn, "result": "-2"}, follow_redirects=True)
+    response = client.post(entry, data={**drawn, "result": "-2"}, follow_redirects=True)
     assert "East-West confirmed this result" in text(response)
     assert {r.board: r.code for r in club.session(app).results}[1] == "5H N 10"
 
@@ -317,14 +313,11 @@ def test_a_closed_session_says_so_to_a_result_for_a_board_entered_already(
 ) -> None:
     club = Club(client)
     club.start(**SMALL)
-    page = text(client.get(club.tables[1]))
-    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
-    assert entry and token and version
-    drawn = {"csrf_token": token.group(1), "drawn_from": version.group(1)}
-    assert client.post(entry.group(1), data={**drawn, "result": "passed"}).status_code == 302
+    entry, drawn = club.drawn(1)
+    assert client.post(entry, data={**drawn, "result": "passed"}).status_code == 302
     client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
     other = {**drawn, "level": "1", "strain": "C", "declarer": "N", "doubled": "0", "result": "0"}
-    response = client.post(entry.group(1), data=other, follow_redirects=True)
+    response = client.post(entry, data=other, follow_redirects=True)
     assert 'class="flash error" role="status">The session is closed' in text(response)
     assert "was entered on another phone" not in text(response)
     # Nor does East-West's confirmation, from a page drawn after the session closed.
@@ -332,7 +325,7 @@ def test_a_closed_session_says_so_to_a_result_for_a_board_entered_already(
     assert "/1/1/confirm" not in round_one  # the closed session's page offers none
     table = club.session(app).table(1)
     assert table is not None
-    confirm = entry.group(1) + "/confirm"
+    confirm = entry + "/confirm"
     response = client.post(confirm, data={**drawn, "drawn_from": str(table.version)})
     assert response.status_code == 302
     assert [(r.code, r.confirmed) for r in club.session(app).results] == [("pass", False)]
