@@ -228,6 +228,16 @@ function enhanceKeypad(form, rows, sendWhenFull) {
     said.hidden = !said.textContent;
   }
   lines.forEach((line) => line.addEventListener("click", () => { current = line; show(); }));
+  // The summary of what is wrong names rows the keypad hides: a tap lights that player's line.
+  form.addEventListener("click", (event) => {
+    const link = event.target.closest(".error-summary a");
+    const line = link && lines.find((each) => `#${rowOf(each).id}` === link.getAttribute("href"));
+    if (!line) return;
+    event.preventDefault();
+    current = line;
+    show();
+    line.focus();
+  });
   const full = () => rows.every((row) => chosenNumber(row) !== null);
   keys.forEach((key) => key.addEventListener("click", () => {
     const input = current && inputOf(current, key.dataset.value);

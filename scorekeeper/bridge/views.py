@@ -225,10 +225,7 @@ class Deals(EntryKind[BridgeGame, DealRecord]):
         return deal_code(entry)
 
     def again(self, game: BridgeGame, key: int, mine: DealRecord) -> list[tuple[str, str]]:
-        """The last deal again, from a page drawn before it was entered (the back button)."""
-        if not game.deals or mine.values != game.deals[-1].values:
-            return []
-        return [(self.label(len(game.deals)), deal_text(game.deals[-1]))]
+        return self.last_alike(game, mine)
 
     def render_correction(
         self, game: BridgeGame, key: int, entry: DealRecord, form: Any, status: int = 200

@@ -196,10 +196,7 @@ class PatienceGames(EntryKind[EchelonsGame, PatienceRecord]):
         return game_line(game, entry)
 
     def again(self, game: EchelonsGame, key: int, mine: PatienceRecord) -> list[tuple[str, str]]:
-        last = game.entries[-1] if game.entries else None
-        if last is None or last.code != mine.code:
-            return []
-        return [(self.label(key - 1), self.text(game, last))]
+        return self.last_alike(game, mine)
 
     def render_correction(
         self, game: EchelonsGame, key: int, entry: PatienceRecord, form: Any, status: int = 200

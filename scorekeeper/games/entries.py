@@ -273,6 +273,14 @@ class EntryKind(Generic[G, E]):
         result the director took away): then the phone is asked. Empty: nothing repeated."""
         return []
 
+    def last_alike(self, game: G, mine: E) -> list[tuple[str, str]]:
+        """An ``again`` for a list of entries: the last one, if this one is alike (the back
+        button brought back the page it was sent from)."""
+        entries = self.entries(game)
+        if not entries or self.code(entries[-1]) != self.code(mine):
+            return []
+        return [(self.label(len(entries)), self.text(game, entries[-1]))]
+
     def add(self, game: G, entry: E) -> None:
         self.entries(game).append(entry)
 

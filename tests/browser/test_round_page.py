@@ -106,6 +106,8 @@ def test_a_missing_bid_is_named_by_the_page(page: Page, live_server: str) -> Non
     expect(summary).to_contain_text("Enter Anne's bid.")
     expect(taps.line("Chloé")).to_have_class(re.compile("invalid"))
     assert page.evaluate("document.querySelector('form.entry').noValidate")
+    summary.get_by_role("link", name="Enter Chloé's bid.").click()
+    expect(taps.line("Chloé")).to_have_class(re.compile("current"))
     taps.number("Chloé", 0)
     expect(taps.line("Chloé")).not_to_have_class(re.compile("invalid"))
 

@@ -122,6 +122,8 @@ EDIT = """
 class Marks(EntryKind[TallyGame, TallyMark]):
     game = TallyGame
     endpoint = "mark"
+    listed = "marks"
+    score = staticmethod(totals)
     corrected = "mark"
     deleted = "mark-deleted"
     words = EntryWords(
@@ -133,9 +135,6 @@ class Marks(EntryKind[TallyGame, TallyMark]):
         changed_meanwhile="Mark %(number)d now reads %(now)s.",
         deleted="Mark %(number)d deleted.",
     )
-
-    def find(self, game: TallyGame, key: int) -> TallyMark | None:
-        return game.marks[key - 1] if 0 < key <= len(game.marks) else None
 
     def refuse(self, game: TallyGame, key: int) -> Any:
         if key != len(game.marks) + 1:
@@ -158,19 +157,7 @@ class Marks(EntryKind[TallyGame, TallyMark]):
         return f"{entry.points} points"
 
     def again(self, game: TallyGame, key: int, mine: TallyMark) -> list[tuple[str, str]]:
-        last = game.marks[-1] if game.marks else None
-        if last is None or last.points != mine.points:
-            return []
-        return [(self.label(key - 1), self.text(game, last))]
-
-    def add(self, game: TallyGame, entry: TallyMark) -> None:
-        game.marks.append(entry)
-
-    def remove(self, game: TallyGame, entry: TallyMark) -> None:
-        game.marks.remove(entry)
-
-    def score(self, game: TallyGame) -> None:  # type: ignore[override]
-        totals(game)
+        return self.last_alike(game, mine)
 
     def render_page(
         self,
