@@ -10,7 +10,6 @@ from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
     FieldList,
-    HiddenField,
     IntegerField,
     RadioField,
     StringField,
@@ -18,8 +17,8 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
-from scorekeeper.forms import Form, SelectChoice, stripped
-from scorekeeper.games.forms import ChangeForm
+from scorekeeper.forms import SelectChoice, stripped
+from scorekeeper.games.forms import ChangeForm, NewGameForm
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
@@ -49,10 +48,9 @@ def points_field(label: Any, *, lost: bool = False) -> IntegerField:
     )
 
 
-class SetupForm(Form):
+class SetupForm(NewGameForm):
     """A new game: the players in seating order, the first dealer, the house rules."""
 
-    nonce = HiddenField(validators=[Length(max=32)])
     players = FieldList(
         StringField(_l("Name"), validators=[Length(max=MAX_NAME)], filters=[stripped]),
         min_entries=2,

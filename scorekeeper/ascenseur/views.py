@@ -29,10 +29,9 @@ from scorekeeper.games.entries import (
     EntryWords,
     Outcome,
     add_entry_routes,
+    page_context,
     start_new_game,
 )
-from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Correction, Player
 from scorekeeper.games.rights import is_scorer
@@ -191,18 +190,15 @@ def render_play(
         pending=pending,
         kind=kind,
         form=form,
-        undo_form=ConfirmForm(data={"drawn_from": game.version}) if sees_forms else None,
         scorer=scorer,
         both_roles=both_roles,
-        here=url_for(".play", game_id=game.id),
-        links=share_links(game) if sees_forms else None,
-        conflict=conflict,
-        conflict_form=ConfirmForm() if conflict else None,
+        **page_context(
+            game, url_for(".play", game_id=game.id), scorer=sees_forms, conflict=conflict
+        ),
         house_rules=house_rule_texts(variant, rules.PRESETS[game.preset]),
         preset_name=PRESET_NAMES[game.preset],
         removed=[card_label(card) for card in rules.removed_cards(variant, len(game.players))],
         last_played=next((r for r in reversed(sheet.rounds) if r.is_played), None),
-        live_game=game,
         keep_awake=plan is not None,
     ), status
 

@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, HiddenField, RadioField, StringField
+from wtforms import BooleanField, RadioField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.bridge.labels import SEAT_NAMES
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
-from scorekeeper.forms import ExtraValidators, Form, printable, stripped
-from scorekeeper.games.forms import ChangeForm, ConfirmForm
+from scorekeeper.forms import ExtraValidators, printable, stripped
+from scorekeeper.games.forms import ChangeForm, ConfirmForm, NewGameForm
 from scorekeeper.rules.bridge import Rounding, Seat
 
 SEATS = tuple(Seat)
 HONOURS = ("", "NS-100", "NS-150", "EW-100", "EW-150")
 
 
-class SetupForm(Form):
+class SetupForm(NewGameForm):
     """A new evening: four names in their seats, rubber or Chicago, the first dealer, and how
     the settlement in hundreds rounds an exact 50."""
 
-    nonce = HiddenField(validators=[Length(max=32)])
     north = StringField(_l("North"), validators=[Length(max=MAX_NAME)], filters=[stripped])
     east = StringField(_l("East"), validators=[Length(max=MAX_NAME)], filters=[stripped])
     south = StringField(_l("South"), validators=[Length(max=MAX_NAME)], filters=[stripped])

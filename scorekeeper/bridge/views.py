@@ -23,15 +23,13 @@ from scorekeeper.games.entries import (
     Outcome,
     add_entry_routes,
     game_page,
-    start_new_game,
+    page_context,
     write_entry,
 )
-from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.views import new_nonce
+from scorekeeper.games.views import new_game_form
 from scorekeeper.limits import new_games_limit
 from scorekeeper.serving import kept_page
 
@@ -45,21 +43,18 @@ def bridge_game(game_id: str) -> BridgeGame:
 def setup() -> str | Response | tuple[str, int]:
     """Four players in their seats, rubber or Chicago, the first dealer, the settlement's
     rounding; then start."""
-    if request.method == "GET":
-        form = SetupForm(data={"nonce": new_nonce()})
-        return render_template("bridge/setup.html", form=form)
-    form = SetupForm()
-    if not form.validate():
-        return render_template("bridge/setup.html", form=form), 422
-    game = BridgeGame(
-        chicago=form.form.data == "chicago",
-        as_duplicate=form.form.data == "chicago" and bool(form.as_duplicate.data),
-        first_dealer=form.first_dealer.data,
-        rounding=form.rounding.data,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
-        seatings=[SeatingRecord(number=1, seats={seat.value: n for n, seat in enumerate(SEATS)})],
-    )
-    return start_new_game(game, form.nonce.data)
+
+    def build(form: SetupForm) -> BridgeGame:
+        return BridgeGame(
+            chicago=form.form.data == "chicago",
+            as_duplicate=form.form.data == "chicago" and bool(form.as_duplicate.data),
+            first_dealer=form.first_dealer.data,
+            rounding=form.rounding.data,
+            players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
+            seatings=[SeatingRecord(number=1, seats={s.value: n for n, s in enumerate(SEATS)})],
+        )
+
+    return new_game_form(SetupForm, "bridge/setup.html", build)
 
 
 # --- The pad ----------------------------------------------------------------------------------
@@ -126,12 +121,7 @@ def render_pad(
         pairings=pairings,
         results=RESULTS,
         scorer=scorer,
-        undo_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
-        links=share_links(game) if scorer else None,
-        conflict=conflict,
-        conflict_form=ConfirmForm() if conflict else None,
-        here=url_for(".pad", game_id=game.id),
-        live_game=game,
+        **page_context(game, url_for(".pad", game_id=game.id), scorer=scorer, conflict=conflict),
         keep_awake=True,
     ), status
 

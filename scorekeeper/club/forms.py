@@ -7,14 +7,14 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import FieldList, HiddenField, RadioField, StringField
+from wtforms import FieldList, RadioField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.club.models import Shown
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
-from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
-from scorekeeper.games.forms import ChangeForm
+from scorekeeper.forms import ExtraValidators, SelectChoice, printable, stripped
+from scorekeeper.games.forms import ChangeForm, NewGameForm
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.movements import MovementKind
@@ -55,10 +55,9 @@ def shown_field() -> RadioField:
     )
 
 
-class SetupForm(Form):
+class SetupForm(NewGameForm):
     """A new session: the movement, how many tables, boards a round, and how it is scored."""
 
-    nonce = HiddenField(validators=[Length(max=32)])
     event = StringField(
         _l("Session"), validators=[Length(max=MAX_EVENT)], filters=[stripped], default=""
     )

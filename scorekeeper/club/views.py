@@ -26,17 +26,16 @@ from scorekeeper.games.entries import (
     add_entry_routes,
     drawn_from_now,
     game_page,
-    start_new_game,
+    page_context,
     write_entry,
 )
-from scorekeeper.games.forms import ConfirmForm, ImportForm
-from scorekeeper.games.links import link_base, qr_svg, share_base, share_links
-from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
+from scorekeeper.games.forms import ConfirmForm
+from scorekeeper.games.links import link_base, qr_svg, share_base
+from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, utcnow
 from scorekeeper.games.registry import file_stem
-from scorekeeper.games.rights import form_key, is_scorer, remember, require_scorer
-from scorekeeper.games.transfer import TransferError
-from scorekeeper.games.views import new_nonce, store_imported
+from scorekeeper.games.rights import is_scorer, require_scorer
+from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import SessionScore
@@ -55,12 +54,10 @@ def club_session(game_id: str) -> ClubSession:
 @new_games_limit
 def setup() -> str | Response | tuple[str, int]:
     """A new session: movement, tables, boards a round, scoring."""
-    if request.method == "GET":
-        form = SetupForm(data={"nonce": new_nonce()})
-        return render_template("club/setup.html", form=form)
-    form = SetupForm()
-    if not form.validate():
-        return render_template("club/setup.html", form=form), 422
+    return new_game_form(SetupForm, "club/setup.html", new_session)
+
+
+def new_session(form: SetupForm) -> ClubSession:
     tables = int(form.tables.data)
     settings = {
         "movement": form.movement.data,
@@ -79,7 +76,7 @@ def setup() -> str | Response | tuple[str, int]:
         ClubPair(number=number, direction=direction or "")
         for number, direction in movement.pairs_listed()
     ]
-    return start_new_game(game, form.nonce.data)
+    return game
 
 
 # --- The director's page -------------------------------------------------------------------------
@@ -109,16 +106,15 @@ def render_session(game: ClubSession) -> str:
         expected=expected,
         missing=still_missing(grid, max((r.round for r in game.results), default=0)),
         scorer=scorer,
-        links=share_links(game) if scorer else None,
         table_links=table_links(game) if scorer and movement is not None else [],
-        undo_form=ConfirmForm(data={"drawn_from": game.live_version}) if scorer else None,
         close_form=ConfirmForm(data={"drawn_from": game.live_version}) if scorer else None,
         shown_form=ShownForm(data={"drawn_from": game.version, "shown": game.shown.value})
         if scorer and movement is not None
         else None,
         everything=scorer or game.shows_everything(),
-        here=url_for(".session", game_id=game.id),
-        live_game=game,
+        **page_context(
+            game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
+        ),
     )
 
 
@@ -727,23 +723,8 @@ def export_usebio(game_id: str) -> Response:
 def import_results() -> str | Response | tuple[str, int]:
     """A session scored elsewhere, from its PBN or USEBIO results file: checked and published
     here."""
-    form = ImportForm()
-    form.file.label.text = _("Results file (.pbn or USEBIO .xml)")
-    if form.validate_on_submit():
-        key = form_key(form.nonce.data)
-        if (same := game_started_by(key)) is not None:
-            remember(same.id, scorer=True)
-            return game_page(same)
-        try:
-            game = files.session_from_file(form.file.data.read(ImportForm.MAX_BYTES + 1))
-        except TransferError as error:
-            form.file.errors = [*form.file.errors, str(error)]
-        else:
-            return store_imported(game, key)
-    if not form.nonce.data:
-        form.nonce.data = new_nonce()
-    status = 422 if form.is_submitted() else 200
-    return render_template("club/import.html", form=form), status
+    label = _("Results file (.pbn or USEBIO .xml)")
+    return import_page(files.session_from_file, "club/import.html", label)
 
 
 __all__ = ["MovementKind"]

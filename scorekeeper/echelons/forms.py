@@ -7,16 +7,15 @@ from flask_babel import lazy_gettext as _l
 from wtforms import DateField, HiddenField, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
-from scorekeeper.games.forms import ChangeForm
+from scorekeeper.forms import ExtraValidators, SelectChoice, printable, stripped
+from scorekeeper.games.forms import ChangeForm, NewGameForm
 
 MAX_NAME = 24
 
 
-class SetupForm(Form):
+class SetupForm(NewGameForm):
     """A patience log for one player, or a race match for two."""
 
-    nonce = HiddenField(validators=[Length(max=32)])
     kind = RadioField(
         _l("What to keep"),
         choices=[

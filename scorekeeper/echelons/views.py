@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from flask import render_template, request, url_for
+from flask import render_template, url_for
 from flask_babel import get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -23,14 +23,12 @@ from scorekeeper.games.entries import (
     EntryWords,
     Outcome,
     add_entry_routes,
-    start_new_game,
+    page_context,
 )
-from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.views import new_nonce
+from scorekeeper.games.views import new_game_form
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules import echelons
 from scorekeeper.serving import kept_page
@@ -52,17 +50,14 @@ def table_today() -> date:
 @new_games_limit
 def setup() -> str | Response | tuple[str, int]:
     """A log for one player, or a race match for two."""
-    if request.method == "GET":
-        form = SetupForm(data={"nonce": new_nonce()})
-        return render_template("echelons/setup.html", form=form)
-    form = SetupForm()
-    if not form.validate():
-        return render_template("echelons/setup.html", form=form), 422
-    game = EchelonsGame(
-        race=form.kind.data == "race",
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
-    )
-    return start_new_game(game, form.nonce.data)
+
+    def build(form: SetupForm) -> EchelonsGame:
+        return EchelonsGame(
+            race=form.kind.data == "race",
+            players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
+        )
+
+    return new_game_form(SetupForm, "echelons/setup.html", build)
 
 
 @dataclass(frozen=True)
@@ -118,13 +113,8 @@ def render_page(
         months_shown=MONTHS_SHOWN,
         bars=chart(games),
         tally=echelons.race_tally(game.winners),
-        undo_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
-        links=share_links(game) if scorer else None,
-        conflict=conflict,
-        conflict_form=ConfirmForm() if conflict else None,
         next_game=len(game.entries) + 1,
-        here=url_for(".page", game_id=game.id),
-        live_game=game,
+        **page_context(game, url_for(".page", game_id=game.id), scorer=scorer, conflict=conflict),
     ), status
 
 

@@ -27,6 +27,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
+from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import family_of
@@ -87,6 +88,28 @@ def write_entry(
                 saved(game)
             return after
     abort(409)
+
+
+def page_context(
+    game: Game,
+    here: str,
+    *,
+    scorer: bool,
+    conflict: Mapping[str, Any] | None = None,
+    drawn_from: object = None,
+) -> dict[str, Any]:
+    """What a game's page draws from the table core: for its scorer, the links to share and the
+    undo button (drawn from the game's version, or ``drawn_from``); another phone's entry
+    shown beside this one; the page's own address; and the game whose live version it follows."""
+    drawn = game.version if drawn_from is None else drawn_from
+    return {
+        "links": share_links(game) if scorer else None,
+        "undo_form": ConfirmForm(data={"drawn_from": drawn}) if scorer else None,
+        "conflict": conflict,
+        "conflict_form": ConfirmForm() if conflict else None,
+        "here": here,
+        "live_game": game,
+    }
 
 
 def drawn_from_now(form: ChangeForm, token: object) -> bool:

@@ -1,4 +1,5 @@
-"""The forms every family's pages share: a POST-only button, and a game file to import."""
+"""The forms every family's pages share: a POST-only button, a new game's one-time value, and a
+game file to import."""
 
 from __future__ import annotations
 
@@ -31,13 +32,18 @@ class ConfirmForm(ChangeForm):
         return bool(form.validate()) and form.drawn_from.data == str(game.live_version)
 
 
-class ImportForm(Form):
+class NewGameForm(Form):
+    """A form that starts a game. Its one-time value, tied to the browser, makes the same form
+    sent twice one game (see start_new_game)."""
+
+    nonce = HiddenField(validators=[Length(max=32)])
+
+
+class ImportForm(NewGameForm):
     """A game file exported from Scorekeeper."""
 
     MAX_BYTES = 2_000_000
     """Room for a game's longest log of corrections (10,000 lines)."""
-
-    nonce = HiddenField(validators=[Length(max=32)])
     file = FileField(
         _l("Game file (.json)"),
         validators=[

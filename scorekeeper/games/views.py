@@ -4,15 +4,17 @@ and the import of a game file of any family."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import TypeVar
 
-from flask import Blueprint, abort, current_app, flash, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import game_page
-from scorekeeper.games.forms import ImportForm
+from scorekeeper.games.entries import game_page, start_new_game
+from scorekeeper.games.forms import ImportForm, NewGameForm
 from scorekeeper.games.helpers import semicolon_list, signed
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Correction, Game
@@ -20,6 +22,8 @@ from scorekeeper.games.registry import FAMILIES, family_of
 from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
 from scorekeeper.games.transfer import TransferError, read_game_file
 from scorekeeper.limits import imports_limit
+
+F = TypeVar("F", bound=NewGameForm)
 
 bp = Blueprint("games", __name__)
 
@@ -77,14 +81,24 @@ def choose() -> str:
 @imports_limit
 def import_game() -> str | Response | tuple[str, int]:
     """Start a new game from a game file exported by Scorekeeper."""
+    return import_page(read_game_file, "games/import.html")
+
+
+def import_page(
+    read: Callable[[bytes], Game], template: str, label: str | None = None
+) -> str | Response | tuple[str, int]:
+    """A file's form: drawn, drawn again with what is wrong in the file, or the game ``read``
+    makes of it stored. The same file sent twice is one game."""
     form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
+    if label is not None:
+        form.file.label.text = label
     if form.validate_on_submit():
         key = form_key(form.nonce.data)
         if (same := game_started_by(key)) is not None:  # the same file sent twice
             remember(same.id, scorer=True)
             return game_page(same)
         try:
-            game = read_game_file(form.file.data.read(ImportForm.MAX_BYTES + 1))
+            game = read(form.file.data.read(ImportForm.MAX_BYTES + 1))
         except TransferError as error:
             form.file.errors = [*form.file.errors, str(error)]
         else:
@@ -92,7 +106,7 @@ def import_game() -> str | Response | tuple[str, int]:
     if not form.nonce.data:
         form.nonce.data = new_nonce()
     status = 422 if form.is_submitted() else 200
-    return render_template("games/import.html", form=form), status
+    return render_template(template, form=form), status
 
 
 def store_imported(game: Game, key: str | None) -> Response:
@@ -106,6 +120,19 @@ def store_imported(game: Game, key: str | None) -> Response:
     remember(game.id, scorer=True)
     flash(_("The game was imported."))
     return game_page(game)
+
+
+def new_game_form(
+    form_class: type[F], template: str, build: Callable[[F], Game]
+) -> str | Response | tuple[str, int]:
+    """A new game's form: drawn, drawn again with what is wrong, or the game ``build`` makes
+    of it started (see start_new_game)."""
+    if request.method == "GET":
+        return render_template(template, form=form_class(data={"nonce": new_nonce()}))
+    form = form_class()
+    if not form.validate():
+        return render_template(template, form=form), 422
+    return start_new_game(build(form), form.nonce.data)
 
 
 def new_nonce() -> str:

@@ -6,11 +6,12 @@ from typing import Any, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, IntegerField, StringField
+from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
-from scorekeeper.forms import ExtraValidators, Form, printable, stripped
+from scorekeeper.forms import ExtraValidators, printable, stripped
+from scorekeeper.games.forms import NewGameForm
 from scorekeeper.rules.bridge import Seat
 from scorekeeper.teams.models import (
     HIGHEST_FIRST_BOARD,
@@ -32,10 +33,9 @@ def player_field(label: Any) -> StringField:
     return StringField(label, validators=[Length(max=MAX_NAME)], filters=[stripped])
 
 
-class SetupForm(Form):
+class SetupForm(NewGameForm):
     """A new match: the teams' names, who sits where (optional), the boards."""
 
-    nonce = HiddenField(validators=[Length(max=32)])
     team_a = StringField(_l("Team A's name"), validators=[Length(max=MAX_TEAM)], filters=[stripped])
     team_b = StringField(_l("Team B's name"), validators=[Length(max=MAX_TEAM)], filters=[stripped])
     a_1_n = player_field(_l("Table 1, North"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, render_template, request, url_for
+from flask import flash, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -18,15 +18,13 @@ from scorekeeper.games.entries import (
     Outcome,
     add_entry_routes,
     game_page,
-    start_new_game,
+    page_context,
 )
-from scorekeeper.games.forms import ConfirmForm
-from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.spreadsheet import csv_download
-from scorekeeper.games.views import new_nonce
+from scorekeeper.games.views import new_game_form
 from scorekeeper.limits import new_games_limit
 from scorekeeper.serving import kept_page
 from scorekeeper.teams import bp
@@ -44,19 +42,16 @@ def teams_game(game_id: str) -> TeamsGame:
 @new_games_limit
 def setup() -> str | Response | tuple[str, int]:
     """The two teams, who sits where, the boards; then start."""
-    if request.method == "GET":
-        form = SetupForm(data={"nonce": new_nonce()})
-        return render_template("teams/setup.html", form=form)
-    form = SetupForm()
-    if not form.validate():
-        return render_template("teams/setup.html", form=form), 422
-    game = TeamsGame(
-        team_names=(form.team_a.data, form.team_b.data),
-        boards=form.boards.data,
-        first_board=form.first_board.data,
-        players=[Player(seat=seat, name=name) for seat, name in form.players()],
-    )
-    return start_new_game(game, form.nonce.data)
+
+    def build(form: SetupForm) -> TeamsGame:
+        return TeamsGame(
+            team_names=(form.team_a.data, form.team_b.data),
+            boards=form.boards.data,
+            first_board=form.first_board.data,
+            players=[Player(seat=seat, name=name) for seat, name in form.players()],
+        )
+
+    return new_game_form(SetupForm, "teams/setup.html", build)
 
 
 # --- The match page ---------------------------------------------------------------------------
@@ -82,12 +77,7 @@ def render_match(
         form=form,
         results=RESULTS,
         scorer=scorer,
-        undo_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
-        links=share_links(game) if scorer else None,
-        conflict=conflict,
-        conflict_form=ConfirmForm() if conflict else None,
-        here=url_for(".match", game_id=game.id),
-        live_game=game,
+        **page_context(game, url_for(".match", game_id=game.id), scorer=scorer, conflict=conflict),
         keep_awake=not match.finished,
     ), status
 
