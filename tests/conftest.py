@@ -120,7 +120,8 @@ def app_on(url: str, **config: object) -> Iterator[Flask]:
 
 @pytest.fixture(params=DATABASES)
 def app(request: pytest.FixtureRequest) -> Iterator[Flask]:
-    yield from app_on(database_url(request), TESTING=True)
+    # The hand records' solver stays idle unless a test asks for it (tests/web/test_hands.py).
+    yield from app_on(database_url(request), TESTING=True, SOLVE_HANDS=False)
 
 
 @pytest.fixture

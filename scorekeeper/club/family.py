@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -19,15 +19,30 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper import contract
 from scorekeeper.club import bp
+from scorekeeper.club.hands import HandRecord
 from scorekeeper.club.models import LIVE_VERSION, ClubResult, ClubSession
 from scorekeeper.club.transfer import game_from_json, game_to_json
-from scorekeeper.contract.labels import contract_label, result_label, vulnerability_label
+from scorekeeper.contract.labels import (
+    SEAT_LETTERS,
+    SEAT_NAMES,
+    contract_label,
+    result_label,
+    vulnerability_label,
+)
 from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
-from scorekeeper.rules.bridge import Contract, Seat, board_dealer, board_vulnerability, rounded
+from scorekeeper.rules.bridge import (
+    Contract,
+    Seat,
+    Strain,
+    board_dealer,
+    board_vulnerability,
+    rounded,
+)
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, Ranking, ScoredResult, Scoring, TableResult
+from scorekeeper.rules.hands import Par
 from scorekeeper.rules.movements import Movement, Seating
 
 
@@ -246,6 +261,52 @@ def directions(ranking: Ranking) -> Sequence[Side | None]:
     return (Side.NS, Side.EW) if ranking is Ranking.BY_DIRECTION else (None,)
 
 
+HAND_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+"""The declarers of a double-dummy table as hand records list them."""
+HAND_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+HAND_SUITS = (_l("spades"), _l("hearts"), _l("diamonds"), _l("clubs"))
+"""A hand's suits in the order hand records write them, for those who listen to the page."""
+
+
+def holding_text(ranks: str) -> str:
+    """A suit's cards as players read them ("AQ105"), or a dash for a void."""
+    return ranks.replace("T", "10") or "—"
+
+
+def par_text(found: Par) -> str:
+    """Par in words: "4♠ N/S =, North-South +420", or a board to pass out."""
+    if not found.contracts:
+        return _("pass it out, 0")
+    declarers: dict[tuple[str, int], list[str]] = {}
+    for played in found.contracts:
+        key = (str(played.contract), played.difference)
+        declarers.setdefault(key, []).append(str(SEAT_LETTERS[played.declarer]))
+    contracts = ", ".join(
+        f"{name} {'/'.join(seats)} {f'{difference:+d}'.replace('-', '−') if difference else '='}"
+        for (name, difference), seats in declarers.items()
+    )
+    points = f"+{abs(found.score)}"
+    if found.score >= 0:
+        return _("%(contracts)s, North-South %(points)s", contracts=contracts, points=points)
+    return _("%(contracts)s, East-West %(points)s", contracts=contracts, points=points)
+
+
+def improbable_text(records: Mapping[int, HandRecord], result: TableResult) -> str | None:
+    """A result far from what the cards make, said; ``None`` for a likely one."""
+    record = records.get(result.board)
+    makes = record.improbable(result) if record is not None else None
+    if makes is None or result.contract is None or result.declarer is None:
+        return None
+    return _(
+        "Double dummy, %(declarer)s takes %(makes)d tricks in %(strain)s, and %(taken)d are "
+        "entered: check this result.",
+        declarer=SEAT_NAMES[result.declarer],
+        makes=makes,
+        strain=result.contract.strain.symbol,
+        taken=result.tricks,
+    )
+
+
 @bp.context_processor
 def template_helpers() -> dict[str, Any]:
     return {
@@ -265,4 +326,9 @@ def template_helpers() -> dict[str, Any]:
         "Scoring": Scoring,
         "Ranking": Ranking,
         "directions": directions,
+        "hand_seats": HAND_SEATS,
+        "hand_strains": HAND_STRAINS,
+        "suit_names": HAND_SUITS,
+        "holding_text": holding_text,
+        "par_text": par_text,
     }

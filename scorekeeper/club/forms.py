@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_wtf.file import FileField, FileSize
 from wtforms import FieldList, RadioField, StringField
 from wtforms.validators import Length
 
@@ -164,6 +165,17 @@ class ArtificialForm(ChangeForm):
             self.scores.errors = [_("Choose the artificial scores.")]
             return False
         return True
+
+
+class HandsForm(ChangeForm):
+    """The boards' deals: a PBN file of hand records, or dealt here at random."""
+
+    MAX_BYTES = 2_000_000
+
+    file = FileField(
+        _l("Hand records (.pbn)"),
+        validators=[FileSize(MAX_BYTES, message=_l("This file is too large to be hand records."))],
+    )
 
 
 class ShownForm(ChangeForm):

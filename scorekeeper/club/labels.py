@@ -48,6 +48,10 @@ FILE_MESSAGES = {
     FileRule.PAIR_TWICE: _l("%(where)s: pair %(pair)s plays board %(board)s twice."),
     FileRule.DATE: _l("%(where)s: %(value)s is not a date written %(form)s."),
     FileRule.DEAL: _l("%(where)s: %(value)s is not a deal in PBN notation."),
+    FileRule.HANDS: _l(
+        "%(where)s: board %(board)s's deal is not four hands of 13 different cards."
+    ),
+    FileRule.NO_DEALS: _l("The file gives no board's four hands."),
     FileRule.SCORING: _l(
         "%(where)s: the scoring %(value)s is neither matchpoints nor Butler IMPs."
     ),

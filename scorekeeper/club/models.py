@@ -127,13 +127,17 @@ class ClubSession(Game):
 
     def boards_shown_at(self, seating: Seating) -> set[int]:
         """The boards whose travellers a table's phone shows to the pairs seated there: those
-        both have played (a table's phone stays while pairs move on, and the pair arriving
-        has still to play what the pair before played), or every board once everything is
-        shown."""
+        both have played, or every board once everything is shown."""
         if self.shows_everything():
             return {result.board for result in self.results}
         if self.shown is not Shown.PLAYED:
             return set()
+        return self.boards_played_at(seating)
+
+    def boards_played_at(self, seating: Seating) -> set[int]:
+        """The boards both pairs seated at a table have played (a table's phone stays while
+        pairs move on, and the pair arriving has still to play what the pair before played):
+        whose hands the phone may show before the session closes."""
         movement = self.movement
         assert movement is not None
         seated = [self.pair_key(seating.ns, Side.NS), self.pair_key(seating.ew, Side.EW)]
@@ -342,7 +346,8 @@ class ClubResult(Model):
 
 
 class ClubDeal(Model):
-    """A board's cards, when a results file gave them (kept for the files written back)."""
+    """A board's cards, from a results file, hand records or dealt here; and, once solved in
+    the background, what each declarer makes double dummy (see scorekeeper.club.hands)."""
 
     __tablename__ = "club_deal"
     __table_args__ = (UniqueConstraint("game_id", "board"),)
@@ -351,6 +356,9 @@ class ClubDeal(Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     board: Mapped[int]
     deal: Mapped[str] = mapped_column(String(80))
+    tricks: Mapped[str | None] = mapped_column(String(20))
+    """The double-dummy table (DoubleDummyTable.to_text), or ``None`` until it is solved (or
+    for a deal that gives fewer than four hands)."""
 
     game: Mapped[ClubSession] = relationship(back_populates="deals")
 

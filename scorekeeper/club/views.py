@@ -4,6 +4,7 @@ files. Links, the live version, undo and the game file come from the table core.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -11,11 +12,33 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, files
-from scorekeeper.club.family import FAMILY, CorrectionKind, table_result_label, table_token
-from scorekeeper.club.forms import ArtificialForm, NamesForm, ResultForm, SetupForm, ShownForm
+from scorekeeper.club.family import (
+    FAMILY,
+    CorrectionKind,
+    improbable_text,
+    table_result_label,
+    table_token,
+)
+from scorekeeper.club.forms import (
+    ArtificialForm,
+    HandsForm,
+    NamesForm,
+    ResultForm,
+    SetupForm,
+    ShownForm,
+)
+from scorekeeper.club.hands import (
+    HandRecord,
+    deals_at_random,
+    hand_records,
+    put_deals,
+    solver,
+)
+from scorekeeper.club.labels import file_message
 from scorekeeper.club.models import ClubPair, ClubResult, ClubSession, ClubTable, seating_at
 from scorekeeper.contract.forms import RESULTS
 from scorekeeper.contract.labels import rule_message
@@ -39,7 +62,9 @@ from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import SessionScore
+from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
+from scorekeeper.rules.pbn import read_hand_records
 from scorekeeper.serving import kept_page
 
 
@@ -112,10 +137,22 @@ def render_session(game: ClubSession) -> str:
         if scorer and movement is not None
         else None,
         everything=scorer or game.shows_everything(),
+        improbable=to_check(game) if scorer else [],
         **page_context(
             game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
         ),
     )
+
+
+def to_check(game: ClubSession) -> list[tuple[ClubResult, str]]:
+    """The results far from what the cards make double dummy, each said."""
+    records = hand_records(game)
+    found = []
+    for result in game.results:
+        said = improbable_text(records, result.table_result())
+        if said is not None:
+            found.append((result, said))
+    return found
 
 
 def table_links(game: ClubSession) -> list[tuple[int, str]]:
@@ -292,6 +329,7 @@ def render_table(
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
         confirm_form=ConfirmForm(data={"drawn_from": stored}),
+        improbable=functools.partial(improbable_text, hand_records(game)),
         table_url=lambda **arguments: table_path(game, table, **arguments),
         travellers_url=url_for(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
@@ -642,7 +680,10 @@ def session_printout(game_id: str, template: str) -> str | tuple[str, int]:
         game.shows_ranking() if template == RANKING else game.shows_everything()
     ):
         return not_yet(game)
-    return printout(game, template, scorer=scorer, back=url_for(".session", game_id=game.id))
+    # The hands only once the session is closed: a board's hands are for those who played it.
+    hands = hand_records(game) if scorer or game.closed else {}
+    back = url_for(".session", game_id=game.id)
+    return printout(game, template, scorer=scorer, back=back, hands=hands)
 
 
 def not_yet(game: ClubSession) -> tuple[str, int]:
@@ -668,6 +709,16 @@ def score_cards(game_id: str) -> str | tuple[str, int]:
     return session_printout(game_id, "club/cards.html")
 
 
+def hands_played(game: ClubSession, seating: Seating) -> dict[int, HandRecord]:
+    """The hand records a table's phone shows: of the boards both pairs seated there have
+    played, whatever the director shows of the results (every board once it is closed)."""
+    records = hand_records(game)
+    if game.closed:
+        return records
+    played = game.boards_played_at(seating)
+    return {board: record for board, record in records.items() if board in played}
+
+
 @bp.get("/<game_id>/table/<int:table>/<token>/travellers")
 def table_travellers(game_id: str, table: int, token: str) -> str:
     """The travellers a table's phone shows: of the boards both pairs seated there now have
@@ -682,9 +733,101 @@ def table_travellers(game_id: str, table: int, token: str) -> str:
         "club/travellers.html",
         scorer=False,
         boards=sorted(game.boards_shown_at(seating)),
+        hands=hands_played(game, seating),
         back=table_path(game, table),
         table=table,
     )
+
+
+# --- Hand records --------------------------------------------------------------------------------
+
+
+def boards_of(game: ClubSession) -> list[int]:
+    """The session's boards: its movement's, or those its results file has."""
+    movement = game.movement
+    if movement is not None:
+        return list(range(1, movement.boards + 1))
+    return sorted({result.board for result in game.results})
+
+
+@bp.route("/<game_id>/hands", methods=["GET", "POST"])
+def hands(game_id: str) -> Outcome:
+    """The boards' deals: a dealing program's PBN file, or dealt here for a dealing machine;
+    each solved double dummy in the background once it is kept."""
+    kept: list[int] = []
+
+    def change(game: ClubSession) -> Outcome | None:
+        if request.method == "GET":
+            return render_hands(game, HandsForm(formdata=None, data={"drawn_from": game.version}))
+        form = HandsForm()
+        if not form.validate():
+            return render_hands(game, form, 422)
+        if not drawn_from_now(form, game.version):
+            flash(_("The session changed since this page was drawn; send again."), "error")
+            return render_hands(game, form, 409)
+        boards = boards_of(game)
+        if request.form.get("action") == "deal":
+            deals = deals_at_random(boards)
+        elif not form.file.data:
+            form.file.errors = [_("Choose a PBN file of hand records.")]
+            return render_hands(game, form, 422)
+        else:
+            try:
+                found = read_hand_records(form.file.data.read(HandsForm.MAX_BYTES + 1))
+            except RuleError as error:
+                form.file.errors = [file_message(error)]
+                return render_hands(game, form, 422)
+            deals = {board: deal.to_pbn() for board, deal in found.items() if board in boards}
+            if not deals:
+                form.file.errors = [_("The file has no deal for this session's boards.")]
+                return render_hands(game, form, 422)
+        put_deals(game, deals)
+        kept[:] = sorted(deals)
+        return None
+
+    def saved(game: ClubSession) -> None:
+        solver().solve_later(game.id)
+        flash(
+            ngettext(
+                "The hands of %(num)d board are kept; what each declarer makes follows in a "
+                "moment.",
+                "The hands of %(num)d boards are kept; what each declarer makes follows in a "
+                "moment.",
+                len(kept),
+            )
+        )
+
+    return write_entry(
+        lambda: scorers_game(game_id, ClubSession),
+        change,
+        saved,
+        page=lambda game: redirect(url_for(".hands", game_id=game.id)),
+    )
+
+
+def render_hands(game: ClubSession, form: HandsForm, status: int = 200) -> tuple[str, int]:
+    records = hand_records(game)
+    return render_template(
+        "club/hands.html",
+        game=game,
+        form=form,
+        boards=boards_of(game),
+        records=records,
+        solver=solver_available(),
+    ), status
+
+
+@bp.get("/<game_id>/hands/print")
+def hand_record_sheets(game_id: str) -> str | tuple[str, int]:
+    """The hand records, four boards a page: for the director at any time (a dealing
+    machine's sheets), for the players once the session is closed."""
+    game = club_session(game_id)
+    scorer = is_scorer(game.id, game.family)
+    if not scorer and not game.closed:
+        return not_yet(game)
+    records = hand_records(game)
+    back = url_for(".hands", game_id=game.id) if scorer else url_for(".session", game_id=game.id)
+    return render_template("club/hand_records.html", game=game, records=records, back=back)
 
 
 # --- Results files -------------------------------------------------------------------------------

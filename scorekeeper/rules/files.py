@@ -137,6 +137,8 @@ class FileRule(Rule):
     PAIR_TWICE = "pair-twice"
     DATE = "date"
     DEAL = "deal"
+    HANDS = "hands"
+    NO_DEALS = "no-deals"
     SCORING = "scoring"
     DIRECTION = "direction"
     PAIR_NUMBER = "pair-number"
@@ -186,6 +188,8 @@ _ENGLISH = {
     FileRule.PAIR_TWICE: "{where}: pair {pair} plays board {board} twice.",
     FileRule.DATE: "{where}: {value!r} is not a date written {form}.",
     FileRule.DEAL: "{where}: {value!r} is not a deal in PBN notation.",
+    FileRule.HANDS: "{where}: board {board}'s deal is not four hands of 13 different cards.",
+    FileRule.NO_DEALS: "The file gives no board's four hands.",
     FileRule.SCORING: "{where}: the scoring {value!r} is neither matchpoints nor Butler IMPs.",
     FileRule.DIRECTION: "{where}: the direction must be North-South or East-West, not {value!r}.",
     FileRule.PAIR_NUMBER: "{where}: {value!r} is not a pair number from 1 to {most}.",

@@ -76,8 +76,9 @@ from scorekeeper.rules.files import (
     parse_whole,
 )
 from scorekeeper.rules.files import differences as _differences
+from scorekeeper.rules.hands import Deal, HandError
 
-__all__ = ["PbnError", "PbnFile", "differences", "read_pbn", "write_pbn"]
+__all__ = ["PbnError", "PbnFile", "differences", "read_hand_records", "read_pbn", "write_pbn"]
 
 MAX_LINE = 10_000
 """The longest line read; PBN itself asks for at most 255 characters."""
@@ -604,6 +605,30 @@ def read_pbn(data: bytes | str) -> PbnFile:
     )
     published = Published(tuple(found.published for found in rows), standings)
     return PbnFile(as_scored(session, published), published)
+
+
+def read_hand_records(data: bytes | str) -> dict[int, Deal]:
+    """The deals of a PBN file, by board: a dealing program's hand records, or a results
+    file's ``Deal`` tags (the first of a board counts). A board whose deal is not four full
+    hands of 52 different cards raises :class:`PbnError` with its line, as does a file that
+    gives none.
+    """
+    previous: Mapping[str, tuple[str, int]] = {}
+    deals: dict[int, Deal] = {}
+    for tokens in _games(_decode(data)):
+        game = _game(tokens, previous)
+        previous = game.tags
+        if "Board" not in game.tags or "Deal" not in game.tags:
+            continue
+        board = _whole(*game.tags["Board"], "Board", 1, MAX_BOARD)
+        value, line = game.tags["Deal"]
+        try:
+            deals.setdefault(board, Deal.from_pbn(value))
+        except HandError:
+            raise _fail(FileRule.HANDS, line, board=board) from None
+    if not deals:
+        raise PbnError(FileRule.NO_DEALS)
+    return deals
 
 
 def _check_pairs(rows: Sequence[_Row], ranking: Ranking) -> None:
