@@ -291,6 +291,31 @@ def par_text(found: Par) -> str:
     return _("%(contracts)s, East-West %(points)s", contracts=contracts, points=points)
 
 
+def boards_text(boards: Sequence[int]) -> str:
+    """A round's boards as a table card writes them: "4–6", or "1, 5, 9"."""
+    consecutive = list(boards) == list(range(boards[0], boards[0] + len(boards)))
+    if len(boards) > 1 and consecutive:
+        return f"{boards[0]}–{boards[-1]}"
+    return ", ".join(map(str, boards))
+
+
+def boards_move_text(movement: Movement, seating: Seating) -> str | None:
+    """Where the boards of a table's round go next; ``None`` after the last round."""
+    going = movement.boards_go_to(seating)
+    if going is None:
+        return None
+    boards = boards_text(seating.boards)
+    if not going:
+        return _("Boards %(boards)s then wait on the relay stand.", boards=boards)
+    return ngettext(
+        "Boards %(boards)s then go to table %(tables)s.",
+        "Boards %(boards)s then go to tables %(tables)s.",
+        len(going),
+        boards=boards,
+        tables=", ".join(map(str, going)),
+    )
+
+
 def improbable_text(records: Mapping[int, HandRecord], result: TableResult) -> str | None:
     """A result far from what the cards make, said; ``None`` for a likely one."""
     record = records.get(result.board)
@@ -326,6 +351,7 @@ def template_helpers() -> dict[str, Any]:
         "Scoring": Scoring,
         "Ranking": Ranking,
         "directions": directions,
+        "boards_move_text": boards_move_text,
         "hand_seats": HAND_SEATS,
         "hand_strains": HAND_STRAINS,
         "suit_names": HAND_SUITS,

@@ -324,6 +324,27 @@ class Movement:
             and not self.sits_out(other)
         )
 
+    def boards_go_to(self, seating: Seating) -> tuple[int, ...] | None:
+        """The tables the boards of ``seating`` go to for the next round: in a Mitchell the
+        table below (the last table's to table 1); none when no table plays them next round
+        (they wait on the relay stand); ``None`` after the last round.
+
+        >>> movement = mitchell(3, 2)
+        >>> [movement.boards_go_to(s) for s in movement.round_seatings(1)]
+        [(3,), (1,), (2,)]
+        >>> movement.boards_go_to(movement.round_seatings(3)[0]) is None
+        True
+        """
+        if seating.round >= self.rounds:
+            return None
+        return tuple(
+            sorted(
+                other.table
+                for other in self.round_seatings(seating.round + 1)
+                if other.boards == seating.boards
+            )
+        )
+
     def next_move(
         self, pair: int, round: int, direction: Side | None = None
     ) -> tuple[int, Side] | None:

@@ -497,3 +497,37 @@ def test_progress_and_the_round_a_table_is_at_follow_the_results_in(
                 break
         else:
             assert at is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "tables", "boards_per_round", "phantom"),
+    MOVEMENTS,
+    ids=[f"{k}-{t}t-{b}b{'-phantom' if p else ''}" for k, t, b, p in MOVEMENTS],
+)
+def test_the_boards_go_where_they_are_played_next(
+    kind: MovementKind, tables: int, boards_per_round: int, phantom: bool
+) -> None:
+    """Every table of the next round finds its boards among those the tables pass it; the
+    boards a table passes are the ones that table plays; a Mitchell's go one table down."""
+    movement = build(kind, tables, boards_per_round, phantom)
+    for round_ in range(1, movement.rounds):
+        received: dict[int, set[tuple[int, ...]]] = {}
+        for seating in movement.round_seatings(round_):
+            going = movement.boards_go_to(seating)
+            assert going is not None
+            for table in going:
+                received.setdefault(table, set()).add(seating.boards)
+            if kind is MovementKind.MITCHELL and movement.board_sets == tables:
+                assert going == ((seating.table - 2) % tables + 1,)
+        for seating in movement.round_seatings(round_ + 1):
+            in_play_now = {s.boards for s in movement.round_seatings(round_)}
+            if seating.boards in in_play_now:
+                assert received[seating.table] == {seating.boards}
+            else:
+                assert seating.table not in received  # from the relay stand
+    assert all(movement.boards_go_to(s) is None for s in movement.round_seatings(movement.rounds))
+
+
+def test_a_skip_mitchell_s_boards_still_go_one_table_down() -> None:
+    movement = mitchell(4, 2)  # East-West skip a table after round 2; the boards do not
+    assert [movement.boards_go_to(s) for s in movement.round_seatings(2)] == [(4,), (1,), (2,), (3,)]

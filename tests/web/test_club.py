@@ -1074,3 +1074,20 @@ def test_a_form_drawn_before_east_west_confirmed_another_board_is_simply_entered
     board_two = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
     assert client.post(entry.group(1), data=board_two).status_code == 302
     assert len(club.session(app).results) == 2
+
+
+def test_the_phone_and_the_table_cards_say_where_the_boards_go(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL)
+    page = text(client.get(club.tables[1]))
+    assert "Boards 1–2 then go to table 3." in page  # a Mitchell's boards go one table down
+    page = text(client.get(club.tables[3]))
+    assert "Boards 5–6 then go to table 2." in page
+    last = text(client.get(club.tables[1] + "?round=3"))
+    assert "then go to table" not in last
+    cards = text(client.get(f"{url}/movement"))
+    # Table 1's card: round 1's boards to table 3, round 2's to table 3, none after round 3.
+    card = cards[cards.index("Table 1") :]
+    assert card.count("<td>table 3</td>") >= 2
