@@ -60,7 +60,7 @@ from scorekeeper.games.registry import file_stem
 from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
-from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import SessionScore
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
@@ -330,6 +330,7 @@ def render_table(
         conflict_form=ConfirmForm() if conflict else None,
         confirm_form=ConfirmForm(data={"drawn_from": stored}),
         improbable=functools.partial(improbable_text, hand_records(game)),
+        **pair_cards(game, seating),
         table_url=lambda **arguments: table_path(game, table, **arguments),
         travellers_url=url_for(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
@@ -354,6 +355,26 @@ def table_page(game_id: str, table: int, token: str) -> Response | str:
         return render_table(game, movement, table, round_)[0]
 
     return kept_page(FAMILY, game_id, draw, table, token, asked, opens_the_game=False)
+
+
+def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
+    """The score cards of the pairs seated at a table so far, where the director shows the
+    ranking as it stands (their matchpoints tell how the others did)."""
+    movement = game.movement
+    if seating is None or movement is None or not game.shows_ranking():
+        return {"pair_cards": []}
+    score, _problem = scored(game)
+    if score is None:
+        return {"pair_cards": []}
+    seated = [
+        (_("North-South"), game.pair_key(seating.ns, Side.NS)),
+        (_("East-West"), game.pair_key(seating.ew, Side.EW)),
+    ]
+    if (sitting := movement.sitting_out(seating)) is not None:
+        seated = [(_("Sitting out"), game.pair_key(*sitting))]
+    by_pair = {standing.pair: standing for _side, ranked in score.rankings for standing in ranked}
+    cards = [(heading, by_pair[pair]) for heading, pair in seated if pair in by_pair]
+    return {"pair_cards": cards, "pair_score": score}
 
 
 def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Seating | None:

@@ -1091,3 +1091,23 @@ def test_the_phone_and_the_table_cards_say_where_the_boards_go(
     # Table 1's card: round 1's boards to table 3, round 2's to table 3, none after round 3.
     card = cards[cards.index("Table 1") :]
     assert card.count("<td>table 3</td>") >= 2
+
+
+@pytest.mark.parametrize("shown", ["played", "end"])
+def test_a_table_s_phone_shows_its_pairs_results_so_far_where_the_ranking_is_shown(
+    client: FlaskClient, app: Flask, shown: str
+) -> None:
+    club = Club(client)
+    club.start(**{**SMALL, "shown": shown})
+    club.enter(1, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"})
+    club.enter(2, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "1"})
+    page = text(client.get(club.tables[1]))
+    if shown == "end":
+        assert "Your results so far" not in page
+        return
+    cards = page[page.index("Your results so far") :]
+    # Each pair has played one board, which no other table has yet: every pair level.
+    assert "North-South · NS 1 · place 1=" in cards
+    assert "East-West · EW 1 · place 1=" in cards
+    assert cards.count("+420") == 1 and cards.count("−420") == 1
+    assert "+450" not in cards  # another pair's board: on its own card only
