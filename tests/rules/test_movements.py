@@ -530,4 +530,9 @@ def test_the_boards_go_where_they_are_played_next(
 
 def test_a_skip_mitchell_s_boards_still_go_one_table_down() -> None:
     movement = mitchell(4, 2)  # East-West skip a table after round 2; the boards do not
-    assert [movement.boards_go_to(s) for s in movement.round_seatings(2)] == [(4,), (1,), (2,), (3,)]
+    assert [movement.boards_go_to(s) for s in movement.round_seatings(2)] == [
+        (4,),
+        (1,),
+        (2,),
+        (3,),
+    ]
