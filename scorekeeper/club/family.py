@@ -32,6 +32,7 @@ from scorekeeper.contract.labels import (
 from scorekeeper.games.entries import describer
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
+from scorekeeper.games.rights import is_scorer
 from scorekeeper.rules.bridge import (
     Contract,
     Seat,
@@ -291,6 +292,11 @@ def par_text(found: Par) -> str:
     return _("%(contracts)s, East-West %(points)s", contracts=contracts, points=points)
 
 
+def shown_name(game: ClubSession, pair: Pair) -> str:
+    """A pair's names on a page: for the director, or where the director shows them."""
+    return game.public_name_of(pair, is_scorer(game.id, game.family))
+
+
 def boards_text(boards: Sequence[int]) -> str:
     """A round's boards as a table card writes them: "4–6", or "1, 5, 9"."""
     consecutive = list(boards) == list(range(boards[0], boards[0] + len(boards)))
@@ -352,6 +358,7 @@ def template_helpers() -> dict[str, Any]:
         "Ranking": Ranking,
         "directions": directions,
         "boards_move_text": boards_move_text,
+        "shown_name": shown_name,
         "hand_seats": HAND_SEATS,
         "hand_strains": HAND_STRAINS,
         "suit_names": HAND_SUITS,

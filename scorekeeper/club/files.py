@@ -3,6 +3,8 @@ and USEBIO 1.2 (the reading and writing themselves are in scorekeeper.rules)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from flask import flash
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -24,12 +26,18 @@ from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, Totals
 from scorekeeper.rules.files import LargerEvent, ResultsFormat, check, results_format
 
 
-def pbn_of(game: ClubSession) -> str:
-    return pbn.write_pbn(game.record())
+def pbn_of(game: ClubSession, *, names: bool = True) -> str:
+    return pbn.write_pbn(shared_record(game, names))
 
 
-def usebio_of(game: ClubSession) -> bytes:
-    return usebio.write_usebio(game.record())
+def usebio_of(game: ClubSession, *, names: bool = True) -> bytes:
+    return usebio.write_usebio(shared_record(game, names))
+
+
+def shared_record(game: ClubSession, names: bool) -> SessionRecord:
+    """The session as its files give it: without the pairs' names, where they are not shown."""
+    record = game.record()
+    return record if names else dataclasses.replace(record, names={})
 
 
 def session_from_file(data: bytes) -> ClubSession:

@@ -179,6 +179,17 @@ class HandsForm(ChangeForm):
 
 
 class ShownForm(ChangeForm):
-    """What the tables and those looking on see before the session closes."""
+    """What the tables and those looking on see before the session closes, and whether they
+    see the pairs' names."""
 
     shown = shown_field()
+    names = RadioField(
+        _l("The pairs' names"),
+        choices=[
+            SelectChoice("shown", _l("Shown with the results, on every page")),
+            SelectChoice(
+                "hidden", _l("Pair numbers only: the names for the director's eyes alone")
+            ),
+        ],
+        default="shown",
+    )

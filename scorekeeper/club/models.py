@@ -117,6 +117,14 @@ class ClubSession(Game):
         except ValueError:
             return Shown.PLAYED
 
+    names_shown = Setting(bool, True)
+    """Whether the pairs' names are on the pages the players and those looking on see (the
+    director always sees them); pair numbers alone otherwise."""
+
+    def public_name_of(self, pair: Pair, scorer: bool) -> str:
+        """A pair's names as a page shows them: to the director, or where they are shown."""
+        return self.name_of(pair) if scorer or self.names_shown else ""
+
     def shows_everything(self) -> bool:
         """Whether every result, the travellers, the score cards and the files are for all
         who have the session's address."""

@@ -42,6 +42,7 @@ class SettingsFile(transfer.Schema):
     """The day the session was played, when its results file gave it."""
     closed: bool = False
     shown: Literal["end", "played", "all"] = "played"
+    names_shown: bool = True
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
 

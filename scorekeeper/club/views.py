@@ -133,7 +133,13 @@ def render_session(game: ClubSession) -> str:
         scorer=scorer,
         table_links=table_links(game) if scorer and movement is not None else [],
         close_form=ConfirmForm(data={"drawn_from": game.live_version}) if scorer else None,
-        shown_form=ShownForm(data={"drawn_from": game.version, "shown": game.shown.value})
+        shown_form=ShownForm(
+            data={
+                "drawn_from": game.version,
+                "shown": game.shown.value,
+                "names": "shown" if game.names_shown else "hidden",
+            }
+        )
         if scorer and movement is not None
         else None,
         everything=scorer or game.shows_everything(),
@@ -219,6 +225,7 @@ def change_shown(game_id: str) -> Outcome:
             flash(_("The session changed since this page was drawn; try again."), "error")
             return game_page(game)
         game.setting("shown", form.shown.data)
+        game.setting("names_shown", form.names.data == "shown")
         return None
 
     def done(game: ClubSession) -> None:
@@ -862,11 +869,15 @@ def shared_file(game_id: str) -> ClubSession:
     return game
 
 
+def names_in_files(game: ClubSession) -> bool:
+    return game.names_shown or is_scorer(game.id, game.family)
+
+
 @bp.get("/<game_id>/session.pbn")
 def export_pbn(game_id: str) -> Response:
     game = shared_file(game_id)
     return Response(
-        files.pbn_of(game),
+        files.pbn_of(game, names=names_in_files(game)),
         mimetype="application/x-pbn",
         headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.pbn"'},
     )
@@ -876,7 +887,7 @@ def export_pbn(game_id: str) -> Response:
 def export_usebio(game_id: str) -> Response:
     game = shared_file(game_id)
     return Response(
-        files.usebio_of(game),
+        files.usebio_of(game, names=names_in_files(game)),
         mimetype="application/xml",
         headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}-usebio.xml"'},
     )

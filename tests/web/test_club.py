@@ -1111,3 +1111,30 @@ def test_a_table_s_phone_shows_its_pairs_results_so_far_where_the_ranking_is_sho
     assert "East-West · EW 1 · place 1=" in cards
     assert cards.count("+420") == 1 and cards.count("−420") == 1
     assert "+450" not in cards  # another pair's board: on its own card only
+
+
+def test_pair_numbers_only_keeps_the_names_for_the_director(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(
+        movement="howell", tables="3", boards_per_round="2", pairs="even", scoring="matchpoints"
+    )
+    names = {f"names-{index}": f"Joueur {index} – Partenaire" for index in range(6)}
+    assert director_post(client, f"{club.url}/pairs", **names).status_code == 302
+    club.enter(1, {"result": "passed"})
+    (form,) = [f for f in forms_of(text(client.get(club.url))) if f.action.endswith("/shown")]
+    response = client.post(form.action, data={**as_drawn(form), "names": "hidden"})
+    assert response.status_code == 302
+    looking_on = app.test_client()
+    assert "Joueur" in text(client.get(club.url))  # the director's page
+    for path in ("", "/ranking"):
+        page = text(looking_on.get(club.url + path))
+        assert "Ranking" in page and "Joueur" not in page, path
+    assert "Joueur" not in text(looking_on.get(club.tables[1]))
+    (close,) = [f for f in forms_of(text(client.get(club.url))) if f.action.endswith("/close")]
+    client.post(close.action, data=as_drawn(close))
+    for path in ("/travellers", "/cards", "/session.pbn", "/session.xml"):
+        assert "Joueur" not in looking_on.get(club.url + path).get_data(as_text=True), path
+    assert "Joueur 0" in client.get(club.url + "/session.pbn").get_data(as_text=True)
+    assert "Joueur 0" in text(client.get(club.url + "/cards"))
