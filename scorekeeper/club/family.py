@@ -58,6 +58,9 @@ class CorrectionKind(StrEnum):
     """Artificial scores given by the director."""
     UNDO = "undo-result"
     """The last result entered taken back."""
+    MOVED = "result-moved"
+    """A result moved by the director to the board it was played on (old: the result's code;
+    new: the board's number)."""
 
 
 def table_token(game: ClubSession, table: int) -> str:
@@ -163,9 +166,13 @@ describe = describer(
         CorrectionKind.UNDO: _l(
             "Board %(board)d, table %(table)d, at %(time)s: taken back (%(old)s)"
         ),
+        CorrectionKind.MOVED: _l(
+            "Board %(board)d, table %(table)d, at %(time)s: %(old)s moved to board %(to)s, "
+            "where it was played"
+        ),
     },
     lambda game, change, code: code_text(code),
-    lambda game, change: {"board": change.number, "table": change.seat or 0},
+    lambda game, change: {"board": change.number, "table": change.seat or 0, "to": change.new},
 )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileSize
-from wtforms import FieldList, RadioField, StringField
+from wtforms import FieldList, RadioField, SelectField, StringField
 from wtforms.validators import Length
 
 from scorekeeper.club.models import Shown
@@ -176,6 +176,12 @@ class HandsForm(ChangeForm):
         _l("Hand records (.pbn)"),
         validators=[FileSize(MAX_BYTES, message=_l("This file is too large to be hand records."))],
     )
+
+
+class MoveForm(ChangeForm):
+    """A result entered for the wrong board, moved to the board the table played."""
+
+    board = SelectField(_l("The board this table played"), coerce=int, validate_choice=True)
 
 
 class ShownForm(ChangeForm):

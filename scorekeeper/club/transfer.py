@@ -89,7 +89,7 @@ class DealFile(transfer.Schema):
 
 
 class Corrections(transfer.CorrectionFile):
-    kind: Literal["result", "result-deleted", "artificial", "undo-result"]
+    kind: Literal["result", "result-deleted", "artificial", "undo-result", "result-moved"]
 
 
 class GameFile(transfer.GameFile):

@@ -26,6 +26,7 @@ from scorekeeper.club.family import (
 from scorekeeper.club.forms import (
     ArtificialForm,
     HandsForm,
+    MoveForm,
     NamesForm,
     ResultForm,
     SetupForm,
@@ -61,7 +62,7 @@ from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import SessionScore
+from scorekeeper.rules.duplicate import SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
 from scorekeeper.rules.pbn import read_hand_records
@@ -385,16 +386,18 @@ def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
 
 
 def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Seating | None:
-    """Who sits at this table in this round, if this board is played there (``None`` for a
-    session read from a file, whose results say who sat where)."""
+    """Who sits at this table in this round, if this board is played there or its result was
+    moved there (``None`` for a session read from a file, whose results say who sat where)."""
     movement = game.movement
     if movement is None:
         if game.result_at(board, table, round_) is None:
             abort(404)
         return None
     seating = seating_at(movement, round_, table)
-    if seating is None or board not in seating.boards or movement.sits_out(seating):
+    if seating is None or movement.sits_out(seating):
         abort(404)
+    if board not in seating.boards and game.result_at(board, table, round_) is None:
+        abort(404)  # another board's place holds a result only where the director moved one
     return seating
 
 
@@ -622,6 +625,7 @@ class DirectorResults(TableResults):
             form=result_form,
             artificial=artificial,
             delete_form=self.stamped(existing),
+            move_form=move_form(game, key, existing),
             results=RESULTS,
         ), status
 
@@ -631,8 +635,9 @@ class DirectorResults(TableResults):
 
 TABLE_RESULTS = TableResults()
 add_entry_routes(bp, TABLE_RESULTS, "/table/<int:table>/<token>/<int:round_>/<int:board>")
+DIRECTOR_RESULTS = DirectorResults()
 add_entry_routes(
-    bp, DirectorResults(), "/results/<int:round_>/<int:table>/<int:board>", entered=False, edit=""
+    bp, DIRECTOR_RESULTS, "/results/<int:round_>/<int:table>/<int:board>", entered=False, edit=""
 )
 
 
@@ -667,6 +672,99 @@ def confirm_result(game_id: str, table: int, token: str, round_: int, board: int
         lambda game: flash(_("Board %(board)d confirmed by East-West.", board=board)),
         lock=lambda game: TABLE_RESULTS.lock(game, key),
         page=lambda game: TABLE_RESULTS.page(game, key),
+    )
+
+
+def move_token(result: ClubResult) -> str:
+    """What a move form is drawn from: the result as it stands, and its board."""
+    return f"{DIRECTOR_RESULTS.stamp(result)}@{result.board}"
+
+
+def move_targets(game: ClubSession, key: Place) -> list[int]:
+    """The boards a result may be moved to: the session's others with no result at this
+    table in this round."""
+    round_, table, board = key
+    return [
+        other
+        for other in boards_of(game)
+        if other != board and game.result_at(other, table, round_) is None
+    ]
+
+
+def move_form(game: ClubSession, key: Place, result: ClubResult | None) -> MoveForm | None:
+    if result is None or game.movement is None or not (targets := move_targets(game, key)):
+        return None
+    form = MoveForm(formdata=None, data={"drawn_from": move_token(result)})
+    form.board.choices = [(board, _("Board %(number)d", number=board)) for board in targets]
+    return form
+
+
+@bp.post("/<game_id>/results/<int:round_>/<int:table>/<int:board>/move")
+def move_result(game_id: str, round_: int, table: int, board: int) -> Outcome:
+    """A result entered for the wrong board, moved to the board the table played (the pairs
+    played that one instead): everything is scored again, and the log says what moved."""
+    key = (round_, table, board)
+    moved: list[int] = []
+
+    def change(game: ClubSession) -> Outcome | None:
+        result = game.result_at(board, table, round_)
+        if result is None or game.movement is None:
+            flash(_("There is no such result to move; nothing was changed."), "error")
+            return game_page(game)
+        form = MoveForm()
+        form.board.choices = [(other, str(other)) for other in move_targets(game, key)]
+        if not form.validate():
+            flash(_("Choose a board with no result at this table in this round."), "error")
+            return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
+        if not drawn_from_now(form, move_token(result)):
+            flash(_("This result changed since the page was drawn; nothing was moved."), "error")
+            return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
+        target = int(form.board.data)
+        played = pairs_of(result.table_result(), game.ranking)
+        for other in game.results:
+            if other.board == target and set(played) & set(
+                pairs_of(other.table_result(), game.ranking)
+            ):
+                flash(
+                    _(
+                        "These pairs have a result on board %(board)d already, at table "
+                        "%(table)d: correct that one first.",
+                        board=target,
+                        table=other.table,
+                    ),
+                    "error",
+                )
+                return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
+        result.board = target
+        result.confirmed = True
+        game.corrections.append(
+            Correction(
+                number=board,
+                seat=table,
+                kind=CorrectionKind.MOVED,
+                old=result.code,
+                new=str(target),
+            )
+        )
+        moved.append(target)
+        return None
+
+    def saved(game: ClubSession) -> None:
+        flash(
+            _(
+                "The result of board %(board)d at table %(table)d is now board %(target)d's; "
+                "everything is scored again.",
+                board=board,
+                table=table,
+                target=moved[0],
+            )
+        )
+
+    return write_entry(
+        lambda: scorers_game(game_id, ClubSession),
+        change,
+        saved,
+        lock=lambda game: DIRECTOR_RESULTS.lock(game, key),
     )
 
 

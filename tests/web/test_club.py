@@ -1138,3 +1138,79 @@ def test_pair_numbers_only_keeps_the_names_for_the_director(
         assert "Joueur" not in looking_on.get(club.url + path).get_data(as_text=True), path
     assert "Joueur 0" in client.get(club.url + "/session.pbn").get_data(as_text=True)
     assert "Joueur 0" in text(client.get(club.url + "/cards"))
+
+
+def move_form_of(
+    client: FlaskClient, url: str, round_: int, table: int, board: int
+) -> tuple[str, dict[str, str]]:
+    page = text(client.get(f"{url}/results/{round_}/{table}/{board}"))
+    (form,) = [f for f in forms_of(page) if f.action.endswith("/move")]
+    return form.action, as_drawn(form)
+
+
+def test_a_result_entered_for_the_wrong_board_is_moved_to_the_board_played(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL)
+    four_spades = {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    assert club.enter(1, four_spades)[:2] == (1, 1)  # table 1 enters board 1...
+    club.enter(2, {**four_spades, "result": "1"})  # ...table 2 plays board 3
+    # ...but table 1 had picked up board 5: the director moves its result there.
+    action, fields = move_form_of(client, url, 1, 1, 1)
+    response = client.post(action, data={**fields, "board": "5"})
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "now board 5&#39;s" in page or "now board 5's" in page
+    game = club.session(app)
+    assert {(r.round, r.table, r.board) for r in game.results} == {(1, 1, 5), (1, 2, 3)}
+    logged = re.search(
+        r"Board 1, table 1, at \S+(?:\s[AP]M)?: ([^<]*) moved to board 5, where it was played",
+        page,
+    )
+    assert logged is not None and logged.group(1) == "4♠ N made"
+    # Board 1 is to play again at table 1; the moved result is corrected where it now is.
+    assert ENTRY.search(text(client.get(club.tables[1]))).group(3) == "1"  # type: ignore[union-attr]
+    assert client.get(f"{url}/results/1/1/5").status_code == 200
+    assert client.get(f"{url}/results/1/1/6").status_code == 404  # nothing moved there
+    # A form drawn before the move, sent again, moves nothing more.
+    again = client.post(action, data={**fields, "board": "6"})
+    assert again.status_code == 302
+    assert {(r.round, r.table, r.board) for r in club.session(app).results} == {
+        (1, 1, 5),
+        (1, 2, 3),
+    }
+    # Only the director moves results.
+    action, fields = move_form_of(client, url, 1, 1, 5)
+    other = app.test_client()
+    token = TOKEN.search(text(other.get("/club/new")))
+    assert token is not None
+    refused = other.post(action, data={**fields, "csrf_token": token.group(1), "board": "6"})
+    assert refused.status_code == 403
+
+
+def test_a_result_is_not_moved_onto_a_board_its_pairs_have_played(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL)
+    passed = {"result": "passed"}
+    club.enter(1, passed)  # board 1, NS 1 and EW 1
+    club.enter(1, passed)  # board 2
+    action, fields = move_form_of(client, url, 1, 1, 1)
+    # Board 2 has a result at this table already: not offered, and refused when sent.
+    assert 'value="2"' not in text(client.get(f"{url}/results/1/1/1")).split("/move")[1]
+    response = client.post(action, data={**fields, "board": "2"})
+    assert "Choose a board with no result" in text(client.get(response.headers["Location"]))
+    # Round 2: NS 1 meets EW 3 on boards 3-4; moving board 3's result to board 1, which NS 1
+    # played in round 1, is refused.
+    club.enter(1, passed)
+    action, fields = move_form_of(client, url, 2, 1, 3)
+    response = client.post(action, data={**fields, "board": "1"})
+    page = text(client.get(response.headers["Location"]))
+    assert "These pairs have a result on board 1 already, at table 1" in page
+    assert {(r.round, r.table, r.board) for r in club.session(app).results} == {
+        (1, 1, 1),
+        (1, 1, 2),
+        (2, 1, 3),
+    }
