@@ -41,7 +41,9 @@ from scorekeeper.rules.hands import (
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 3
+ATTEMPTS = 4
+"""Solves of one session in a row: hands given again meanwhile, or another phone's write at
+the very moment, are solved or written again."""
 IMPROBABLE = 3
 """Tricks taken this many or more away from what the cards make double dummy: worth a look."""
 
@@ -145,14 +147,14 @@ class Solver:
                 self.pending.pop(game_id, None)
 
     def solve_once(self, game_id: str) -> bool:
-        """Solve and keep; ``False`` when another phone changed the session meanwhile."""
+        """Solve what is not solved yet and keep it; ``True`` once nothing is left."""
         unsolved = select(ClubDeal.id, ClubDeal.deal).where(
             ClubDeal.game_id == game_id, ClubDeal.tricks.is_(None)
         )
-        found = {}
+        found: dict[tuple[int, str], Deal] = {}
         for row_id, text in db.session.execute(unsolved):
             try:
-                found[row_id] = Deal.from_pbn(text)
+                found[row_id, text] = Deal.from_pbn(text)
             except HandError:
                 continue  # a results file's deal short of a hand: shown as it is
         db.session.rollback()  # no transaction held open while the solver works
@@ -163,9 +165,12 @@ class Solver:
         if game is None:
             return True
         for row in game.deals:
-            if row.id in tables and row.tricks is None:
-                row.tricks = tables[row.id].to_text()
-        return save(game)
+            # Only onto the deal solved: the director may have given other hands meanwhile.
+            table = tables.get((row.id, row.deal))
+            if table is not None and row.tricks is None:
+                row.tricks = table.to_text()
+        save(game)
+        return False  # looked at again: hands given meanwhile are solved in turn
 
     def wait(self, timeout: float = 60) -> None:
         """Until every solve asked for is done (for the tests)."""

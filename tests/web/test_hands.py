@@ -301,3 +301,35 @@ def test_an_imported_results_file_s_deals_are_solved_and_shown_on_its_travellers
         tables = {row.board: row.tricks for row in game.deals}
     assert tables == {board: ffb_table(FFB[board - 1]).to_text() for board in range(1, 31)}
     assert re.search(r"Par</strong> 4♠ N/S =, North-South \+420", travellers)
+
+
+def test_hands_given_again_while_the_solver_works_are_never_given_the_old_analysis(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorekeeper.club import hands
+
+    club = Club(client)
+    url = club.start(**FIVE_TABLES)
+    solve = hands.double_dummy_tables
+    given_again = []
+
+    def slow_solve(deals: object) -> object:
+        """The director sends other hands while the first ones are being solved."""
+        tables = solve(deals)  # type: ignore[arg-type]
+        if not given_again:
+            given_again.append(True)
+            assert send_hands(client, url, FFB_FILE).status_code == 302
+        return tables
+
+    monkeypatch.setattr(hands, "double_dummy_tables", slow_solve)
+    send_hands(client, url, None, action="deal")
+    solved(app)
+    for _ in range(50):  # the second solve may be asked for while the first still runs
+        text(client.get(f"{url}/hands"))
+        solved(app)
+        kept = kept_deals(app, club)
+        if all(tricks for _deal, tricks in kept.values()):
+            break
+    for board, (deal, tricks) in kept.items():
+        assert deal == FFB[board - 1]["Deal"]
+        assert tricks == ffb_table(FFB[board - 1]).to_text()
