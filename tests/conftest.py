@@ -114,6 +114,7 @@ def app_on(url: str, **config: object) -> Iterator[Flask]:
     """An app on the database at ``url``; its connections closed afterwards."""
     app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url, **config})
     yield app
+    app.extensions["hand_solver"].wait()  # no solve left writing to a database going away
     with app.app_context():
         db.engine.dispose()
 

@@ -195,7 +195,9 @@ FAMILY = register(
         take_back=take_back,
         describe=describe,
         file_kind=file_kind,
-        file_for_everyone=lambda game: isinstance(game, ClubSession) and game.shows_everything(),
+        file_for_everyone=lambda game: (
+            isinstance(game, ClubSession) and game.game_file_for_everyone()
+        ),
         every_phone_scores_at_home=False,
         live_version=LIVE_VERSION,
     )

@@ -130,6 +130,17 @@ class ClubSession(Game):
         who have the session's address."""
         return self.closed or self.shown is Shown.ALL
 
+    def results_files_for_everyone(self) -> bool:
+        """Whether whoever has the session's address may have its PBN and USEBIO files: once
+        every result is shown, and, while play goes on, only if they hold no hands (a board's
+        hands are for those who have played it)."""
+        return self.shows_everything() and (self.closed or not self.deals)
+
+    def game_file_for_everyone(self) -> bool:
+        """The whole session's file holds the pairs' names as well: for everyone only where
+        the director shows them."""
+        return self.results_files_for_everyone() and self.names_shown
+
     def shows_ranking(self) -> bool:
         return self.closed or self.shown is not Shown.AT_THE_END
 

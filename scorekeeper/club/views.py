@@ -962,7 +962,7 @@ def hand_record_sheets(game_id: str) -> str | tuple[str, int]:
 def shared_file(game_id: str) -> ClubSession:
     """The session, for whoever may have its results files now."""
     game = club_session(game_id)
-    if not FAMILY.file_for_everyone(game):
+    if not game.results_files_for_everyone():
         require_scorer(game)
     return game
 

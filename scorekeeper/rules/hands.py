@@ -22,6 +22,7 @@ the table alone:
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -243,6 +244,9 @@ class DoubleDummyTable:
 _SOLVED_AT_ONCE = 40
 """The most deals DDS solves in one call for all five strains."""
 
+_ONE_SOLVE_AT_A_TIME = threading.Lock()
+"""DDS keeps its work in one state per process: two threads solving at once would share it."""
+
 
 def solver_available() -> bool:
     """Whether the double-dummy solver (endplay, with Bo Haglund's DDS) is installed."""
@@ -266,13 +270,14 @@ def double_dummy_tables(deals: Iterable[Deal]) -> list[DoubleDummyTable]:
         from endplay.types import Deal as SolverDeal
     except ImportError:
         raise SolverMissing("Install endplay (the club extra) to analyse deals.") from None
-    solved = [
-        table
-        for start in range(0, len(deals), _SOLVED_AT_ONCE)
-        for table in calc_all_tables(
-            [SolverDeal(deal.to_pbn()) for deal in deals[start : start + _SOLVED_AT_ONCE]]
-        )
-    ]
+    with _ONE_SOLVE_AT_A_TIME:
+        solved = [
+            table
+            for start in range(0, len(deals), _SOLVED_AT_ONCE)
+            for table in calc_all_tables(
+                [SolverDeal(deal.to_pbn()) for deal in deals[start : start + _SOLVED_AT_ONCE]]
+            )
+        ]
     tables = []
     for table in solved:
         # endplay's rows are strains (spades, hearts, diamonds, clubs, no trump), its columns

@@ -333,3 +333,25 @@ def test_hands_given_again_while_the_solver_works_are_never_given_the_old_analys
     for board, (deal, tricks) in kept.items():
         assert deal == FFB[board - 1]["Deal"]
         assert tricks == ffb_table(FFB[board - 1]).to_text()
+
+
+@pytest.mark.parametrize("shown", ["all", "played"])
+def test_no_file_gives_the_hands_away_before_the_session_closes(
+    client: FlaskClient, app: Flask, shown: str
+) -> None:
+    club = Club(client)
+    url = club.start(**FIVE_TABLES, shown=shown)
+    send_hands(client, url, FFB_FILE)
+    club.enter(1, {"result": "passed"})
+    looking_on = app.test_client()
+    for path in ("/session.pbn", "/session.xml", "/game.json", "/hands/print"):
+        assert looking_on.get(url + path).status_code == 403, path
+    page = text(looking_on.get(url))
+    assert "session.pbn" not in page and "/hands/print" not in page
+    (close,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/close")]
+    client.post(close.action, data=as_drawn(close))
+    page = text(looking_on.get(url))
+    assert "session.pbn" in page and "session.xml" in page and "/hands/print" in page
+    pbn = looking_on.get(url + "/session.pbn").get_data(as_text=True)
+    assert f'[Deal "{FFB[0]["Deal"]}"]' in pbn
+    assert looking_on.get(url + "/game.json").status_code == 200
