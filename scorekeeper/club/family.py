@@ -58,6 +58,8 @@ class CorrectionKind(StrEnum):
     """Artificial scores given by the director."""
     UNDO = "undo-result"
     """The last result entered taken back."""
+    LATE_PAIR = "late-pair"
+    """A late pair took the sit-out's place (number: the round it came in; new: the pair)."""
     MOVED = "result-moved"
     """A result moved by the director to the board it was played on (old: the result's code;
     new: the board's number)."""
@@ -165,6 +167,9 @@ describe = describer(
         ),
         CorrectionKind.UNDO: _l(
             "Board %(board)d, table %(table)d, at %(time)s: taken back (%(old)s)"
+        ),
+        CorrectionKind.LATE_PAIR: _l(
+            "At %(time)s: a late pair, %(to)s, takes the sit-out's place from round %(board)d"
         ),
         CorrectionKind.MOVED: _l(
             "Board %(board)d, table %(table)d, at %(time)s: %(old)s moved to board %(to)s, "

@@ -178,6 +178,25 @@ class HandsForm(ChangeForm):
     )
 
 
+class LatePairForm(ChangeForm):
+    """A pair arriving after the start: it takes the sit-out's place from a round on."""
+
+    from_round = SelectField(_l("It plays from round"), coerce=int, validate_choice=True)
+    names = StringField(
+        _l("Its players (optional)"), validators=[Length(max=MAX_NAMES)], filters=[stripped]
+    )
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.names.data and not printable(self.names.data):
+            self.names.errors = [
+                *self.names.errors,
+                _("A name is made of letters, digits and signs."),
+            ]
+            valid = False
+        return valid
+
+
 class MoveForm(ChangeForm):
     """A result entered for the wrong board, moved to the board the table played."""
 

@@ -105,6 +105,8 @@ class ClubSession(Game):
         return date.fromisoformat(written) if written else None
 
     closed = Setting(bool, False)
+    late_from = Setting(lambda value: None if value is None else int(value), None)
+    """The round from which a late pair took the sit-out's place (see Movement.with_late_pair)."""
 
     @property
     def shown(self) -> Shown:
@@ -177,7 +179,10 @@ class ClubSession(Game):
         if kind == FROM_FILE:
             return None
         build = mitchell if kind == MovementKind.MITCHELL else howell
-        return _movement(build, self.table_count, self.boards_per_round, self.pair_count)
+        movement = _movement(build, self.table_count, self.boards_per_round, self.pair_count)
+        if self.late_from is not None and movement.phantom is not None:
+            return movement.with_late_pair(self.late_from)
+        return movement
 
     @property
     def live_version(self) -> int:

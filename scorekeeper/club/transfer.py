@@ -43,6 +43,7 @@ class SettingsFile(transfer.Schema):
     closed: bool = False
     shown: Literal["end", "played", "all"] = "played"
     names_shown: bool = True
+    late_from: Annotated[int, Field(ge=1, le=99)] | None = None
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
 
@@ -89,7 +90,9 @@ class DealFile(transfer.Schema):
 
 
 class Corrections(transfer.CorrectionFile):
-    kind: Literal["result", "result-deleted", "artificial", "undo-result", "result-moved"]
+    kind: Literal[
+        "result", "result-deleted", "artificial", "undo-result", "result-moved", "late-pair"
+    ]
 
 
 class GameFile(transfer.GameFile):
@@ -188,7 +191,7 @@ def check_session(session: ClubSession) -> None:
             seating = seating_at(movement, result.round, result.table)
             if (
                 seating is None
-                or result.board not in seating.boards
+                or result.board not in range(1, movement.boards + 1)  # a result moved too
                 or (seating.ns, seating.ew) != (result.ns, result.ew)
                 or movement.sits_out(seating)
             ):

@@ -20,12 +20,14 @@ from scorekeeper.club.family import (
     FAMILY,
     CorrectionKind,
     improbable_text,
+    short_pair,
     table_result_label,
     table_token,
 )
 from scorekeeper.club.forms import (
     ArtificialForm,
     HandsForm,
+    LatePairForm,
     MoveForm,
     NamesForm,
     ResultForm,
@@ -62,7 +64,7 @@ from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import SessionScore, pairs_of
+from scorekeeper.rules.duplicate import Ranking, SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
 from scorekeeper.rules.pbn import read_hand_records
@@ -144,6 +146,7 @@ def render_session(game: ClubSession) -> str:
         if scorer and movement is not None
         else None,
         everything=scorer or game.shows_everything(),
+        late_form=late_pair_form(game) if scorer else None,
         improbable=to_check(game) if scorer else [],
         **page_context(
             game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
@@ -231,6 +234,71 @@ def change_shown(game_id: str) -> Outcome:
 
     def done(game: ClubSession) -> None:
         flash(_("What the players see is changed."))
+
+    return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+# --- A late pair ---------------------------------------------------------------------------------
+
+
+def late_rounds(game: ClubSession) -> list[int]:
+    """The rounds a late pair may start from: the round being played on, or a later one."""
+    movement = game.movement
+    if movement is None or movement.phantom is None or game.late_from is not None:
+        return []
+    first = max((result.round for result in game.results), default=1)
+    return list(range(first, movement.rounds + 1))
+
+
+def late_pair_form(game: ClubSession) -> LatePairForm | None:
+    rounds = late_rounds(game)
+    if not rounds or game.closed:
+        return None
+    form = LatePairForm(formdata=None, data={"drawn_from": game.version})
+    form.from_round.choices = [(r, _("Round %(number)d", number=r)) for r in rounds]
+    return form
+
+
+@bp.post("/<game_id>/late-pair")
+def late_pair(game_id: str) -> Outcome:
+    """A pair arriving after the start takes the sit-out's place from a round on: the results
+    so far stay, the tables' phones seat it, and the boards the sit-out missed before it came
+    are scored with Neuberg's formula."""
+
+    def change(game: ClubSession) -> Outcome | None:
+        form = LatePairForm()
+        form.from_round.choices = [(r, str(r)) for r in late_rounds(game)]
+        movement = game.movement
+        if movement is None or movement.phantom is None or not form.from_round.choices:
+            flash(_("This session has no sit-out for a late pair to take."), "error")
+            return game_page(game)
+        if not form.validate() or game.closed:
+            flash(_("Choose the round the late pair starts from."), "error")
+            return game_page(game)
+        if not drawn_from_now(form, game.version):
+            flash(_("The session changed since this page was drawn; try again."), "error")
+            return game_page(game)
+        from_round = int(form.from_round.data)
+        game.setting("late_from", from_round)
+        direction = Side.EW.value if movement.ranking is Ranking.BY_DIRECTION else ""
+        pair = ClubPair(number=movement.phantom, direction=direction, names=form.names.data or "")
+        game.pairs.append(pair)
+        label = short_pair(pair.number, Side.EW, movement.ranking)
+        game.corrections.append(
+            Correction(number=from_round, kind=CorrectionKind.LATE_PAIR, new=label)
+        )
+        for table in game.tables:  # every phone's page seats the pair now
+            table.changed()
+        return None
+
+    def done(game: ClubSession) -> None:
+        flash(
+            _(
+                "The late pair plays from round %(round)d in the sit-out's place; the tables' "
+                "phones seat it.",
+                round=game.late_from,
+            )
+        )
 
     return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
 

@@ -46,6 +46,7 @@ round 3  table 3  NS3 v EW1  boards (3, 4)
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -90,6 +91,7 @@ class MovementRule(Rule):
     TABLE = "table"
     PAIR = "pair"
     DIRECTION = "direction"
+    NO_SIT_OUT = "no-sit-out"
 
     @property
     def english(self) -> str:
@@ -116,6 +118,7 @@ _ENGLISH = {
     MovementRule.DIRECTION: (
         "A Mitchell pair is NS or EW, and a Howell pair has no direction, not {value!r}."
     ),
+    MovementRule.NO_SIT_OUT: "Every table is full: a late pair has no sit-out to take.",
 }
 
 
@@ -207,6 +210,10 @@ class Movement:
     seatings: tuple[Seating, ...]
     phantom: int | None = None
     """The phantom's pair number (East-West in a Mitchell) when the pairs are odd."""
+    late_from: int | None = None
+    """The round from which a late pair takes the phantom's place and number (see
+    :meth:`with_late_pair`): before it the phantom's opponents sit out, from it everyone
+    plays."""
     _places: dict[tuple[int, Side, int], Seating] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -238,8 +245,30 @@ class Movement:
 
     @property
     def pairs(self) -> int:
-        """The real pairs: two per table, less the phantom."""
-        return 2 * self.tables - (self.phantom is not None)
+        """The real pairs: two per table, less the phantom (a late pair is one)."""
+        return 2 * self.tables - (self.phantom is not None and self.late_from is None)
+
+    def with_late_pair(self, from_round: int) -> Movement:
+        """The movement with a late pair in the sit-out's place from ``from_round`` on: it
+        plays the phantom's boards against the phantom's opponents, who no longer sit out.
+        Earlier rounds are as they were; the boards played fewer times are scored with
+        Neuberg's formula.
+
+        >>> movement = mitchell(3, 2, pairs=5).with_late_pair(2)
+        >>> [movement.sits_out(s) for s in movement.table_seatings(3)]
+        [True, False, False]
+        >>> movement.pairs, movement.pairs_listed()[-1], movement.next_move(3, 1, Side.EW)
+        (6, (3, <Side.EW: 'EW'>), (1, <Side.EW: 'EW'>))
+        """
+        if self.phantom is None:
+            raise MovementError(MovementRule.NO_SIT_OUT)
+        self._check_round(from_round)
+        return dataclasses.replace(self, late_from=from_round)
+
+    def is_phantom(self, pair: int, round: int) -> bool:
+        """Whether ``pair`` is the phantom in ``round`` (a late pair is not, once arrived)."""
+        arrived = self.late_from is not None and round >= self.late_from
+        return pair == self.phantom and not arrived
 
     def round_seatings(self, round: int) -> tuple[Seating, ...]:
         """Every table in ``round``, by table: the room at a glance."""
@@ -282,7 +311,7 @@ class Movement:
 
     def sits_out(self, seating: Seating) -> bool:
         """Whether the phantom has this place: nobody plays at that table this round."""
-        if self.phantom is None:
+        if self.phantom is None or not self.is_phantom(self.phantom, seating.round):
             return False
         if self.kind is MovementKind.MITCHELL:
             return seating.ew == self.phantom
@@ -357,7 +386,7 @@ class Movement:
         """
         self._check_round(round)
         sides = self._sides(pair, direction)
-        if round == self.rounds or (pair == self.phantom and Side.EW in sides):
+        if round == self.rounds or (self.is_phantom(pair, round + 1) and Side.EW in sides):
             return None
         seating = self.place_of(pair, round + 1, direction)
         side = Side.NS if Side.NS in sides and seating.ns == pair else Side.EW
@@ -372,9 +401,13 @@ class Movement:
         """
         if self.ranking is Ranking.BY_DIRECTION:
             north_south = [(n, Side.NS) for n in range(1, self.tables + 1)]
-            east_west = [(n, Side.EW) for n in range(1, self.tables + 1) if n != self.phantom]
+            east_west = [(n, Side.EW) for n in range(1, self.tables + 1) if self.is_real(n)]
             return (*north_south, *east_west)
-        return tuple((n, None) for n in range(1, 2 * self.tables + 1) if n != self.phantom)
+        return tuple((n, None) for n in range(1, 2 * self.tables + 1) if self.is_real(n))
+
+    def is_real(self, pair: int) -> bool:
+        """Whether ``pair`` plays at all: every pair but a phantom no late pair took over."""
+        return pair != self.phantom or self.late_from is not None
 
     def progress(self, entered: Collection[Place]) -> tuple[tuple[TableRound, ...], ...]:
         """Round by round, each table: which of its boards are in (``entered``: the round, the
@@ -442,12 +475,21 @@ class Movement:
 
         >>> mitchell(3, 1, pairs=5).expected_results()
         {1: 2, 2: 2, 3: 2}
+
+        With a late pair the field is the larger one: each board is scored against it.
+
+        >>> mitchell(3, 1, pairs=5).with_late_pair(2).expected_results()
+        {1: 3, 2: 3, 3: 3}
         """
         counts = dict.fromkeys(range(1, self.boards + 1), 0)
         for seating in self.seatings:
             if not self.sits_out(seating):
                 for board in seating.boards:
                     counts[board] += 1
+        if self.late_from is not None:
+            # The boards the sit-out had before the late pair came are scaled to the field's
+            # size once it came (Neuberg), as are those played fewer times for another reason.
+            return dict.fromkeys(counts, max(counts.values()))
         return counts
 
     def _check_round(self, round: int) -> None:

@@ -536,3 +536,53 @@ def test_a_skip_mitchell_s_boards_still_go_one_table_down() -> None:
         (2,),
         (3,),
     ]
+
+
+LATE = [(kind, tables, per_round) for kind, tables, per_round, phantom in MOVEMENTS if phantom]
+
+
+@pytest.mark.parametrize(("kind", "tables", "boards_per_round"), LATE)
+def test_a_late_pair_takes_the_sit_out_from_any_round(
+    kind: MovementKind, tables: int, boards_per_round: int
+) -> None:
+    movement = build(kind, tables, boards_per_round, True)
+    phantom = movement.phantom
+    assert phantom is not None
+    direction = Side.EW if kind is MovementKind.MITCHELL else None
+    for arrival in range(1, movement.rounds + 1):
+        late = movement.with_late_pair(arrival)
+        assert late.seatings == movement.seatings  # nobody else moves differently
+        assert late.pairs == 2 * tables
+        assert (phantom, direction) in late.pairs_listed()
+        for seating in late.seatings:
+            before = seating.round < arrival
+            assert late.sits_out(seating) == (before and movement.sits_out(seating))
+        # The late pair plays from its arrival on, each board once, and is told where to go.
+        played = [
+            board
+            for seating in late.seatings
+            if seating.round >= arrival
+            and (seating.ew == phantom or (direction is None and seating.ns == phantom))
+            for board in seating.boards
+        ]
+        assert len(played) == len(set(played)) == (late.rounds - arrival + 1) * boards_per_round
+        for round_ in range(1, late.rounds):
+            going = late.next_move(phantom, round_, direction)
+            assert (going is None) == (round_ + 1 < arrival)
+        # Every board is scored against the most results any board has (Neuberg).
+        played_at = Counter(
+            board
+            for seating in late.seatings
+            if not late.sits_out(seating)
+            for board in seating.boards
+        )
+        assert set(late.expected_results().values()) == {max(played_at.values())}
+        assert set(late.expected_results()) == set(range(1, late.boards + 1))
+
+
+def test_a_full_movement_has_no_sit_out_for_a_late_pair() -> None:
+    with pytest.raises(MovementError) as raised:
+        mitchell(3, 2).with_late_pair(2)
+    assert raised.value.rule is MovementRule.NO_SIT_OUT
+    with pytest.raises(MovementError):
+        mitchell(3, 2, pairs=5).with_late_pair(9)

@@ -1214,3 +1214,81 @@ def test_a_result_is_not_moved_onto_a_board_its_pairs_have_played(
         (1, 1, 2),
         (2, 1, 3),
     }
+
+
+def neuberg_ranking(
+    entered: list[tuple[int, object, object, int]], expected: int
+) -> dict[object, Fraction]:
+    """Percentages by hand, each board scaled to ``expected`` results with Neuberg's formula."""
+    by_board: dict[int, list[tuple[object, object, int]]] = defaultdict(list)
+    for board, ns, ew, score in entered:
+        by_board[board].append((ns, ew, score))
+    totals: dict[object, Fraction] = defaultdict(Fraction)
+    tops: dict[object, int] = defaultdict(int)
+    top = 2 * (expected - 1)
+    for results in by_board.values():
+        n = len(results)
+        for ns, ew, score in results:
+            mp = sum(2 if o < score else 1 if o == score else 0 for _, _, o in results) - 1
+            scaled = Fraction(mp + 1) * expected / n - 1
+            totals[ns] += scaled
+            totals[ew] += top - scaled
+            tops[ns] += top
+            tops[ew] += top
+    return {pair: totals[pair] * 100 / tops[pair] for pair in totals}
+
+
+def test_a_late_pair_takes_the_sit_out_and_the_session_ranks_with_neuberg(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**{**SMALL, "pairs": "odd"})  # 5 pairs: EW 3 is the sit-out
+    movement = mitchell(3, 2, pairs=5)
+    rng = random.Random(36)
+    entered: list[tuple[int, object, object, int]] = []
+
+    def play_round(round_: int) -> None:
+        for table in sorted(club.tables):
+            while True:
+                page = text(client.get(club.tables[table]))
+                match = ENTRY.search(page)
+                if match is None or int(match.group(2)) != round_:
+                    break
+                fields = random_result(rng)
+                _r, board, status = club.enter(table, fields)
+                assert status == 302
+                seating = next(s for s in movement.round_seatings(round_) if s.table == table)
+                entered.append(
+                    (board, ("NS", seating.ns), ("EW", seating.ew), ns_score(board, fields))
+                )
+
+    play_round(1)
+    # The sit-out's table in round 2 has no board before the late pair comes.
+    sit_out_2 = next(s for s in movement.round_seatings(2) if movement.sits_out(s))
+    assert "sits out this round" in text(client.get(club.tables[sit_out_2.table] + "?round=2"))
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/late-pair")]
+    assert form.fields["from_round"] == ["1", "2", "3"]  # from the round played on
+    response = client.post(
+        form.action, data={**as_drawn(form), "from_round": "2", "names": "Zoé – Yann"}
+    )
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "The late pair plays from round 2" in page
+    assert "a late pair, EW 3, takes the sit-out&#39;s place from round 2" in page
+    assert "A late pair arrives" not in page  # once only
+    table_page = text(client.get(club.tables[sit_out_2.table] + "?round=2"))
+    assert "sits out" not in table_page and "EW 3" in table_page
+    play_round(2)
+    play_round(3)
+    assert len(entered) == 2 * 2 + 3 * 2 * 2  # round 1 with a sit-out, then every table
+    expected = neuberg_ranking(entered, expected=3)
+    shown = ranking_rows(text(client.get(url)))
+    assert len(shown) == 6
+    for _place, pair, pct in shown:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(expected[direction, int(number)]):.2f}", pair
+    assert "Zoé – Yann" in text(client.get(url))
+    # The session's file takes it back as it is.
+    exported = client.get(f"{url}/game.json").get_data()
+    response = upload(client, "/import", exported, "session.json")
+    assert response.status_code == 302, text(response)
