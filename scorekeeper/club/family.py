@@ -27,6 +27,7 @@ from scorekeeper.contract.labels import (
     SEAT_NAMES,
     contract_label,
     result_label,
+    strain_label,
     vulnerability_label,
 )
 from scorekeeper.games.entries import describer
@@ -294,7 +295,8 @@ def par_text(found: Par) -> str:
         return _("pass it out, 0")
     declarers: dict[tuple[str, int], list[str]] = {}
     for played in found.contracts:
-        key = (str(played.contract), played.difference)
+        contract = played.contract
+        key = (contract_label(contract.level, contract.strain, contract.doubled), played.difference)
         declarers.setdefault(key, []).append(str(SEAT_LETTERS[played.declarer]))
     contracts = ", ".join(
         f"{name} {'/'.join(seats)} {f'{difference:+d}'.replace('-', '−') if difference else '='}"
@@ -327,6 +329,8 @@ def boards_move_text(movement: Movement, seating: Seating) -> str | None:
     boards = boards_text(seating.boards)
     if not going:
         return _("Boards %(boards)s then wait on the relay stand.", boards=boards)
+    if going == (seating.table,):
+        return _("Boards %(boards)s stay at this table.", boards=boards)
     return ngettext(
         "Boards %(boards)s then go to table %(tables)s.",
         "Boards %(boards)s then go to tables %(tables)s.",
@@ -347,7 +351,7 @@ def improbable_text(records: Mapping[int, HandRecord], result: TableResult) -> s
         "entered: check this result.",
         declarer=SEAT_NAMES[result.declarer],
         makes=makes,
-        strain=result.contract.strain.symbol,
+        strain=strain_label(result.contract.strain),
         taken=result.tricks,
     )
 

@@ -9,6 +9,7 @@ processes given the same session write the same figures.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import threading
@@ -56,7 +57,10 @@ class HandRecord:
     board: int
     deal: Deal
     table: DoubleDummyTable | None
-    par: Par | None
+
+    @property
+    def par(self) -> Par | None:
+        return None if self.table is None else board_par(self.table.to_text(), self.board)
 
     @property
     def dealer(self) -> Seat:
@@ -76,15 +80,25 @@ class HandRecord:
         return makes if abs(tricks - makes) >= IMPROBABLE else None
 
 
+@functools.lru_cache(maxsize=4096)
+def board_par(tricks: str, board: int) -> Par:
+    """Par of a board's double-dummy table (kept: every table page asks again)."""
+    table = DoubleDummyTable.from_text(tricks)
+    return par(table, board_vulnerability(board), dealer=board_dealer(board))
+
+
+@functools.lru_cache(maxsize=4096)
 def hand_record(board: int, deal: str, tricks: str | None) -> HandRecord | None:
     """A board's hand record from what is kept (``None`` for a deal short of a hand)."""
     try:
         full = Deal.from_pbn(deal)
     except HandError:
         return None
-    table = DoubleDummyTable.from_text(tricks) if tricks else None
-    found = par(table, board_vulnerability(board), dealer=board_dealer(board)) if table else None
-    return HandRecord(board, full, table, found)
+    try:
+        table = DoubleDummyTable.from_text(tricks) if tricks else None
+    except HandError:  # not as the solver writes it: shown unsolved
+        table = None
+    return HandRecord(board, full, table)
 
 
 def hand_records(game: ClubSession) -> dict[int, HandRecord]:
@@ -164,12 +178,17 @@ class Solver:
         game = db.session.get(ClubSession, game_id)
         if game is None:
             return True
+        written = False
         for row in game.deals:
             # Only onto the deal solved: the director may have given other hands meanwhile.
             table = tables.get((row.id, row.deal))
             if table is not None and row.tricks is None:
                 row.tricks = table.to_text()
-        save(game)
+                written = True
+        if written:  # the session's version moves (its pages show the analysis) only then
+            save(game)
+        else:
+            db.session.rollback()
         return False  # looked at again: hands given meanwhile are solved in turn
 
     def wait(self, timeout: float = 60) -> None:

@@ -132,11 +132,16 @@ class ClubSession(Game):
         who have the session's address."""
         return self.closed or self.shown is Shown.ALL
 
+    def hands_public(self) -> bool:
+        """Whether the boards' hands are for everyone: once the session is closed, or for a
+        session played elsewhere (read from its results file). Until then a board's hands are
+        for those who have played it."""
+        return self.closed or self.movement_kind == FROM_FILE
+
     def results_files_for_everyone(self) -> bool:
         """Whether whoever has the session's address may have its PBN and USEBIO files: once
-        every result is shown, and, while play goes on, only if they hold no hands (a board's
-        hands are for those who have played it)."""
-        return self.shows_everything() and (self.closed or not self.deals)
+        every result is shown, and only if the hands they hold are public too."""
+        return self.shows_everything() and (self.hands_public() or not self.deals)
 
     def game_file_for_everyone(self) -> bool:
         """The whole session's file holds the pairs' names as well: for everyone only where

@@ -64,7 +64,7 @@ from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Ranking, SessionScore, pairs_of
+from scorekeeper.rules.duplicate import Pair, Ranking, SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
 from scorekeeper.rules.pbn import read_hand_records
@@ -322,6 +322,7 @@ def names(game_id: str) -> Outcome:
             flash(
                 _("The session changed since this page was drawn; check and send again."), "error"
             )
+            form.drawn_from.data = str(game.version)  # sent again, it is taken
             return render_names(game, form, 409)
         for pair, field in zip(game.pairs, form.names, strict=True):
             pair.names = field.data or ""
@@ -364,8 +365,11 @@ def render_table(
 ) -> tuple[str, int]:
     """A table's page; its form is for ``form_board`` (default: the next board to play), sent
     to ``action`` (default: that board's entry)."""
-    shown = round_ or movement.current_round(table, game.entered)
+    current = movement.current_round(table, game.entered)
+    shown = round_ or current
     seating = seating_at(movement, shown, table) if shown else None
+    # What the pairs seated now may see: not an earlier round's pairs' figures.
+    now = seating if shown == current else None
     boards = []
     next_board = None
     if seating is not None and not movement.sits_out(seating):
@@ -374,6 +378,12 @@ def render_table(
             boards.append((board, result))
             if result is None and next_board is None:
                 next_board = board
+        moved_here = [
+            r
+            for r in game.results
+            if (r.round, r.table) == (seating.round, table) and r.board not in seating.boards
+        ]
+        boards.extend((r.board, r) for r in moved_here)  # the board the table played instead
     stored = game.table(table).version  # type: ignore[union-attr]
     form_board = form_board or next_board
     if form is None and form_board is not None:
@@ -405,8 +415,8 @@ def render_table(
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
         confirm_form=ConfirmForm(data={"drawn_from": stored}),
-        improbable=functools.partial(improbable_text, hand_records(game)),
-        **pair_cards(game, seating),
+        improbable=functools.partial(improbable_text, hand_records(game) if now else {}),
+        **pair_cards(game, now),
         table_url=lambda **arguments: table_path(game, table, **arguments),
         travellers_url=url_for(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
@@ -450,7 +460,8 @@ def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
         seated = [(_("Sitting out"), game.pair_key(*sitting))]
     by_pair = {standing.pair: standing for _side, ranked in score.rankings for standing in ranked}
     cards = [(heading, by_pair[pair]) for heading, pair in seated if pair in by_pair]
-    return {"pair_cards": cards, "pair_score": score}
+    # A board one pair has played and the other has still to play is not on either card.
+    return {"pair_cards": cards, "pair_score": score, "card_boards": game.boards_played_at(seating)}
 
 
 def seated_or_404(game: ClubSession, round_: int, table: int, board: int) -> Seating | None:
@@ -759,6 +770,22 @@ def move_targets(game: ClubSession, key: Place) -> list[int]:
     ]
 
 
+def still_to_play(game: ClubSession, pairs: tuple[Pair, Pair], board: int) -> Seating | None:
+    """Where the movement seats one of ``pairs`` to play ``board``, with no result there yet."""
+    movement = game.movement
+    assert movement is not None
+    for seating in movement.seatings:
+        seated = (game.pair_key(seating.ns, Side.NS), game.pair_key(seating.ew, Side.EW))
+        if (
+            board in seating.boards
+            and set(seated) & set(pairs)
+            and not movement.sits_out(seating)
+            and game.result_at(board, seating.table, seating.round) is None
+        ):
+            return seating
+    return None
+
+
 def move_form(game: ClubSession, key: Place, result: ClubResult | None) -> MoveForm | None:
     if result is None or game.movement is None or not (targets := move_targets(game, key)):
         return None
@@ -803,6 +830,18 @@ def move_result(game_id: str, round_: int, table: int, board: int) -> Outcome:
                     "error",
                 )
                 return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
+        if (later := still_to_play(game, played, target)) is not None:
+            flash(
+                _(
+                    "These pairs still have board %(board)d to play, in round %(round)d at "
+                    "table %(table)d: give this board an artificial score instead.",
+                    board=target,
+                    round=later.round,
+                    table=later.table,
+                ),
+                "error",
+            )
+            return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
         result.board = target
         result.confirmed = True
         game.corrections.append(
@@ -875,7 +914,7 @@ def session_printout(game_id: str, template: str) -> str | tuple[str, int]:
     ):
         return not_yet(game)
     # The hands only once the session is closed: a board's hands are for those who played it.
-    hands = hand_records(game) if scorer or game.closed else {}
+    hands = hand_records(game) if scorer or game.hands_public() else {}
     back = url_for(".session", game_id=game.id)
     return printout(game, template, scorer=scorer, back=back, hands=hands)
 
@@ -907,7 +946,7 @@ def hands_played(game: ClubSession, seating: Seating) -> dict[int, HandRecord]:
     """The hand records a table's phone shows: of the boards both pairs seated there have
     played, whatever the director shows of the results (every board once it is closed)."""
     records = hand_records(game)
-    if game.closed:
+    if game.hands_public():
         return records
     played = game.boards_played_at(seating)
     return {board: record for board, record in records.items() if board in played}
@@ -949,25 +988,31 @@ def hands(game_id: str) -> Outcome:
     """The boards' deals: a dealing program's PBN file, or dealt here for a dealing machine;
     each solved double dummy in the background once it is kept."""
     kept: list[int] = []
+    form = HandsForm() if request.method == "POST" else None
+    upload = None
+    if form is not None and form.file.data:
+        # Read once, as the write below may be tried again; put back for the size check.
+        upload = form.file.data.read(HandsForm.MAX_BYTES + 1)
+        form.file.data.seek(0)
 
     def change(game: ClubSession) -> Outcome | None:
-        if request.method == "GET":
+        if form is None:
             return render_hands(game, HandsForm(formdata=None, data={"drawn_from": game.version}))
-        form = HandsForm()
         if not form.validate():
             return render_hands(game, form, 422)
         if not drawn_from_now(form, game.version):
             flash(_("The session changed since this page was drawn; send again."), "error")
+            form.drawn_from.data = str(game.version)  # drawn again from the session as it is
             return render_hands(game, form, 409)
         boards = boards_of(game)
-        if request.form.get("action") == "deal":
+        if request.form.get("action") == "deal" and game.movement is not None:
             deals = deals_at_random(boards)
-        elif not form.file.data:
+        elif upload is None:
             form.file.errors = [_("Choose a PBN file of hand records.")]
             return render_hands(game, form, 422)
         else:
             try:
-                found = read_hand_records(form.file.data.read(HandsForm.MAX_BYTES + 1))
+                found = read_hand_records(upload)
             except RuleError as error:
                 form.file.errors = [file_message(error)]
                 return render_hands(game, form, 422)
@@ -1017,7 +1062,7 @@ def hand_record_sheets(game_id: str) -> str | tuple[str, int]:
     machine's sheets), for the players once the session is closed."""
     game = club_session(game_id)
     scorer = is_scorer(game.id, game.family)
-    if not scorer and not game.closed:
+    if not scorer and not game.hands_public():
         return not_yet(game)
     records = hand_records(game)
     back = url_for(".hands", game_id=game.id) if scorer else url_for(".session", game_id=game.id)

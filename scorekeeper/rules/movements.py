@@ -356,7 +356,7 @@ class Movement:
     def boards_go_to(self, seating: Seating) -> tuple[int, ...] | None:
         """The tables the boards of ``seating`` go to for the next round: in a Mitchell the
         table below (the last table's to table 1); none when no table plays them next round
-        (they wait on the relay stand); ``None`` after the last round.
+        (they wait on the relay stand); ``None`` when no table plays them again.
 
         >>> movement = mitchell(3, 2)
         >>> [movement.boards_go_to(s) for s in movement.round_seatings(1)]
@@ -364,15 +364,10 @@ class Movement:
         >>> movement.boards_go_to(movement.round_seatings(3)[0]) is None
         True
         """
-        if seating.round >= self.rounds:
+        later = [s for s in self.seatings if s.round > seating.round and s.boards == seating.boards]
+        if not later:
             return None
-        return tuple(
-            sorted(
-                other.table
-                for other in self.round_seatings(seating.round + 1)
-                if other.boards == seating.boards
-            )
-        )
+        return tuple(sorted(s.table for s in later if s.round == seating.round + 1))
 
     def next_move(
         self, pair: int, round: int, direction: Side | None = None
@@ -431,18 +426,24 @@ class Movement:
         return tuple(grid)
 
     def current_round(self, table: int, entered: Collection[Place]) -> int | None:
-        """The round ``table`` is at: the first in which it still has a board to enter. A round
-        it sits out lasts as long as another table still plays that round; ``None`` once every
-        board of the table is in.
+        """The round ``table`` is at: the first in which it still has a board to enter, from
+        the last round it entered anything in (its pairs have moved on: a board missing in an
+        earlier round is the director's to settle). A round it sits out lasts as long as
+        another table still plays that round; ``None`` once every board of the table is in.
 
         >>> mitchell(3, 2).current_round(1, {(1, 1, 1), (1, 1, 2)})
         2
+        >>> mitchell(3, 2).current_round(1, {(1, 1, 2), (2, 1, 3), (2, 1, 4)})
+        3
         """
 
         def unfinished(seating: Seating) -> bool:
             return any((seating.round, seating.table, b) not in entered for b in seating.boards)
 
+        latest = max((round_ for round_, at, _board in entered if at == table), default=1)
         for seating in self.table_seatings(table):
+            if seating.round < latest:
+                continue
             if not self.sits_out(seating):
                 if unfinished(seating):
                     return seating.round

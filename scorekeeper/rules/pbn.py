@@ -609,9 +609,10 @@ def read_pbn(data: bytes | str) -> PbnFile:
 
 def read_hand_records(data: bytes | str) -> dict[int, Deal]:
     """The deals of a PBN file, by board: a dealing program's hand records, or a results
-    file's ``Deal`` tags (the first of a board counts). A board whose deal is not four full
-    hands of 52 different cards raises :class:`PbnError` with its line, as does a file that
-    gives none.
+    file's ``Deal`` tags (the first of a board counts). A deal with a hand not given ("-", as a
+    results file writes a board whose cards it does not know) is left out; one that is not 52
+    different cards, 13 a hand, raises :class:`PbnError` with its line, as does a file that
+    gives no board's four hands.
     """
     previous: Mapping[str, tuple[str, int]] = {}
     deals: dict[int, Deal] = {}
@@ -622,8 +623,10 @@ def read_hand_records(data: bytes | str) -> dict[int, Deal]:
             continue
         board = _whole(*game.tags["Board"], "Board", 1, MAX_BOARD)
         value, line = game.tags["Deal"]
+        if board in deals or (is_deal(value) and "-" in value.split(":", 1)[-1].split()):
+            continue  # a board given twice: the first counts; a hand not known: no record
         try:
-            deals.setdefault(board, Deal.from_pbn(value))
+            deals[board] = Deal.from_pbn(value)
         except HandError:
             raise _fail(FileRule.HANDS, line, board=board) from None
     if not deals:

@@ -74,6 +74,9 @@ def test_a_table_s_phone_shows_the_hands_after_its_board_and_flags_an_improbable
     no_sideways_scroll(phone)
     phone.screenshot(path=str(ARTIFACTS / "club-hands-phone.png"), full_page=True)
 
+    director.goto(f"{session}/movement")  # the table cards say where the boards go
+    expect(director.locator(".table-card").first).to_contain_text("→ table 5")
+    no_sideways_scroll(director)
     director.goto(f"{session}/hands/print")
     pdf = tmp_path / "hands.pdf"
     director.pdf(path=str(pdf), format="A4", print_background=True)

@@ -762,3 +762,20 @@ def test_a_written_file_with_a_character_changed_is_refused_or_read(
 def test_every_rule_a_file_can_break_has_its_sentence() -> None:
     for rule in FileRule:
         assert rule.english.endswith((".", "}")), rule
+
+
+def test_hand_records_leave_out_the_boards_whose_hands_are_not_all_known() -> None:
+    from scorekeeper.rules.pbn import read_hand_records
+
+    full = "N:KQT6.AJT.T984.65 A2.K9876.72.9742 J543.43.AQ5.AKJ3 987.Q52.KJ63.QT8"
+    text = (
+        f'[Board "1"]\n[Deal "{full}"]\n\n'
+        '[Board "2"]\n[Deal "E:- - - -"]\n\n'
+        '[Board "3"]\n[Deal "N:KQT6.AJT.T984.65 - J543.43.AQ5.AKJ3 -"]\n\n'
+        f'[Board "1"]\n[Deal "E:{full[2:]}"]\n'
+    )
+    deals = read_hand_records(text)
+    assert list(deals) == [1] and deals[1].to_pbn() == full
+    with pytest.raises(PbnError) as raised:
+        read_hand_records('[Board "4"]\n[Deal "N:AKQ"]\n')
+    assert raised.value.rule is FileRule.HANDS and raised.value.values["line"] == 2

@@ -1088,9 +1088,10 @@ def test_the_phone_and_the_table_cards_say_where_the_boards_go(
     last = text(client.get(club.tables[1] + "?round=3"))
     assert "then go to table" not in last
     cards = text(client.get(f"{url}/movement"))
-    # Table 1's card: round 1's boards to table 3, round 2's to table 3, none after round 3.
-    card = cards[cards.index("Table 1") :]
-    assert card.count("<td>table 3</td>") >= 2
+    # Table 1's card: round 1's and round 2's boards go on to table 3; round 3's nowhere.
+    start = cards.index('table-card"')
+    card = cards[start : cards.index('table-card"', start + 1)]
+    assert card.count("→ table 3") == 2
 
 
 @pytest.mark.parametrize("shown", ["played", "end"])
@@ -1148,62 +1149,70 @@ def move_form_of(
     return form.action, as_drawn(form)
 
 
+FOUR_TABLES = {**SMALL, "tables": "4"}
+"""A 4-table Mitchell, 2 boards a round: East-West skip a table, each pair misses a set."""
+
+
 def test_a_result_entered_for_the_wrong_board_is_moved_to_the_board_played(
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    url = club.start(**SMALL)
+    url = club.start(**FOUR_TABLES)
     four_spades = {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
     assert club.enter(1, four_spades)[:2] == (1, 1)  # table 1 enters board 1...
     club.enter(2, {**four_spades, "result": "1"})  # ...table 2 plays board 3
-    # ...but table 1 had picked up board 5: the director moves its result there.
+    # ...but table 1 had picked up board 7, a board neither of its pairs is to play: the
+    # director moves the result there.
     action, fields = move_form_of(client, url, 1, 1, 1)
-    response = client.post(action, data={**fields, "board": "5"})
+    response = client.post(action, data={**fields, "board": "7"})
     assert response.status_code == 302
     page = text(client.get(url))
-    assert "now board 5&#39;s" in page or "now board 5's" in page
+    assert "now board 7&#39;s" in page or "now board 7's" in page
     game = club.session(app)
-    assert {(r.round, r.table, r.board) for r in game.results} == {(1, 1, 5), (1, 2, 3)}
+    assert {(r.round, r.table, r.board) for r in game.results} == {(1, 1, 7), (1, 2, 3)}
     logged = re.search(
-        r"Board 1, table 1, at \S+(?:\s[AP]M)?: ([^<]*) moved to board 5, where it was played",
+        r"Board 1, table 1, at \S+(?:\s[AP]M)?: ([^<]*) moved to board 7, where it was played",
         page,
     )
     assert logged is not None and logged.group(1) == "4♠ N made"
-    # Board 1 is to play again at table 1; the moved result is corrected where it now is.
-    assert ENTRY.search(text(client.get(club.tables[1]))).group(3) == "1"  # type: ignore[union-attr]
-    assert client.get(f"{url}/results/1/1/5").status_code == 200
-    assert client.get(f"{url}/results/1/1/6").status_code == 404  # nothing moved there
+    # Board 1 is still to play at table 1, and the board played instead is on its page.
+    table_page = text(client.get(club.tables[1]))
+    assert ENTRY.search(table_page).group(3) == "1"  # type: ignore[union-attr]
+    assert "Board 7" in table_page
+    assert client.get(f"{url}/results/1/1/7").status_code == 200  # corrected where it is
+    assert client.get(f"{url}/results/1/1/8").status_code == 404  # nothing moved there
     # A form drawn before the move, sent again, moves nothing more.
-    again = client.post(action, data={**fields, "board": "6"})
+    again = client.post(action, data={**fields, "board": "8"})
     assert again.status_code == 302
-    assert {(r.round, r.table, r.board) for r in club.session(app).results} == {
-        (1, 1, 5),
-        (1, 2, 3),
-    }
+    moved = {(r.round, r.table, r.board) for r in club.session(app).results}
+    assert moved == {(1, 1, 7), (1, 2, 3)}
     # Only the director moves results.
-    action, fields = move_form_of(client, url, 1, 1, 5)
+    action, fields = move_form_of(client, url, 1, 1, 7)
     other = app.test_client()
     token = TOKEN.search(text(other.get("/club/new")))
     assert token is not None
-    refused = other.post(action, data={**fields, "csrf_token": token.group(1), "board": "6"})
+    refused = other.post(action, data={**fields, "csrf_token": token.group(1), "board": "8"})
     assert refused.status_code == 403
 
 
-def test_a_result_is_not_moved_onto_a_board_its_pairs_have_played(
+def test_a_result_is_not_moved_onto_a_board_its_pairs_have_played_or_are_to_play(
     client: FlaskClient, app: Flask
 ) -> None:
     club = Club(client)
-    url = club.start(**SMALL)
+    url = club.start(**FOUR_TABLES)
     passed = {"result": "passed"}
     club.enter(1, passed)  # board 1, NS 1 and EW 1
     club.enter(1, passed)  # board 2
-    action, fields = move_form_of(client, url, 1, 1, 1)
     # Board 2 has a result at this table already: not offered, and refused when sent.
+    action, fields = move_form_of(client, url, 1, 1, 1)
     assert 'value="2"' not in text(client.get(f"{url}/results/1/1/1")).split("/move")[1]
     response = client.post(action, data={**fields, "board": "2"})
     assert "Choose a board with no result" in text(client.get(response.headers["Location"]))
-    # Round 2: NS 1 meets EW 3 on boards 3-4; moving board 3's result to board 1, which NS 1
-    # played in round 1, is refused.
+    # EW 1 plays board 5 in round 2 (and NS 1 in round 3): the result cannot take its place.
+    response = client.post(action, data={**fields, "board": "5"})
+    page = text(client.get(response.headers["Location"]))
+    assert "These pairs still have board 5 to play, in round 2 at table 2" in page
+    # Round 2: NS 1 meets EW 4 on boards 3-4; board 1 is NS 1's already.
     club.enter(1, passed)
     action, fields = move_form_of(client, url, 2, 1, 3)
     response = client.post(action, data={**fields, "board": "1"})
@@ -1292,3 +1301,33 @@ def test_a_late_pair_takes_the_sit_out_and_the_session_ranks_with_neuberg(
     exported = client.get(f"{url}/game.json").get_data()
     response = upload(client, "/import", exported, "session.json")
     assert response.status_code == 302, text(response)
+
+
+def test_a_table_s_phone_shows_no_figure_of_a_board_one_of_its_pairs_has_still_to_play(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(movement="mitchell", tables="5", boards_per_round="1", pairs="even", shown="played")
+    rng = random.Random(5)
+    for _round in range(2):
+        for table in sorted(club.tables):
+            assert club.enter(table, random_result(rng))[2] == 302
+    game = club.session(app)
+    movement = game.movement
+    assert movement is not None
+    seen_any = False
+    for table in sorted(club.tables):
+        page = text(client.get(club.tables[table]))
+        seating = next(s for s in movement.round_seatings(3) if s.table == table)
+        both = game.boards_played_at(seating)
+        cards = page[page.index("Your results so far") : page.index("The ranking as it stands")]
+        shown = {
+            int(board)
+            for board in re.findall(r'<td class="card-round">\d+</td><td>(\d+)</td>', cards)
+        }
+        assert shown == both, (table, shown, both)
+        seen_any = seen_any or bool(shown)
+        # An earlier round's page shows that round's pairs no figures.
+        earlier = text(client.get(club.tables[table] + "?round=1"))
+        assert "Your results so far" not in earlier
+    assert seen_any  # some pairs seated together now have boards in common

@@ -355,3 +355,48 @@ def test_no_file_gives_the_hands_away_before_the_session_closes(
     pbn = looking_on.get(url + "/session.pbn").get_data(as_text=True)
     assert f'[Deal "{FFB[0]["Deal"]}"]' in pbn
     assert looking_on.get(url + "/game.json").status_code == 200
+
+
+def test_an_imported_session_s_hands_and_files_are_for_everyone(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Played elsewhere, its hands are no secret: its files and hand records are public."""
+    from tests.web.test_club import import_results
+
+    url = import_results(client, FFB_FILE, "ffb.pbn")
+    looking_on = app.test_client()
+    for path in ("/session.pbn", "/session.xml", "/game.json", "/hands/print"):
+        assert looking_on.get(url + path).status_code == 200, path
+    assert text(looking_on.get(url + "/travellers")).count('class="hand-record"') == 30
+    # Nobody deals an imported session's boards again.
+    (form,) = forms_of(text(client.get(f"{url}/hands")))
+    response = client.post(f"{url}/hands", data={**as_drawn(form), "action": "deal"})
+    assert response.status_code == 422
+    assert "Choose a PBN file of hand records." in text(response)
+
+
+def test_a_hands_form_refused_as_stale_is_taken_when_sent_again(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**FIVE_TABLES)
+    (form,) = forms_of(text(client.get(f"{url}/hands")))
+    send_hands(client, url, None, action="deal")  # meanwhile, from another of its phones
+    solved(app)
+    stale = client.post(f"{url}/hands", data={**as_drawn(form), "action": "deal"})
+    assert stale.status_code == 409
+    (again,) = forms_of(text(stale))
+    response = client.post(f"{url}/hands", data={**as_drawn(again), "action": "deal"})
+    assert response.status_code == 302
+
+
+def test_a_solve_with_nothing_to_write_changes_nothing(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    url = club.start(**FIVE_TABLES)
+    send_hands(client, url, FFB_FILE)
+    solved(app)
+    version = club.session(app).version
+    for _ in range(3):
+        text(client.get(f"{url}/hands"))  # every board solved: no solve is asked for
+        app.extensions["hand_solver"].solve(club.session(app).id)  # nor changes anything
+    assert club.session(app).version == version
