@@ -64,7 +64,7 @@ from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, SessionScore, pairs_of
+from scorekeeper.rules.duplicate import Ranking, SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
 from scorekeeper.rules.pbn import read_hand_records
@@ -770,22 +770,6 @@ def move_targets(game: ClubSession, key: Place) -> list[int]:
     ]
 
 
-def still_to_play(game: ClubSession, pairs: tuple[Pair, Pair], board: int) -> Seating | None:
-    """Where the movement seats one of ``pairs`` to play ``board``, with no result there yet."""
-    movement = game.movement
-    assert movement is not None
-    for seating in movement.seatings:
-        seated = (game.pair_key(seating.ns, Side.NS), game.pair_key(seating.ew, Side.EW))
-        if (
-            board in seating.boards
-            and set(seated) & set(pairs)
-            and not movement.sits_out(seating)
-            and game.result_at(board, seating.table, seating.round) is None
-        ):
-            return seating
-    return None
-
-
 def move_form(game: ClubSession, key: Place, result: ClubResult | None) -> MoveForm | None:
     if result is None or game.movement is None or not (targets := move_targets(game, key)):
         return None
@@ -808,52 +792,27 @@ def move_result(game_id: str, round_: int, table: int, board: int) -> Outcome:
             return game_page(game)
         form = MoveForm()
         form.board.choices = [(other, str(other)) for other in move_targets(game, key)]
+        refusal: str | None
         if not form.validate():
-            flash(_("Choose a board with no result at this table in this round."), "error")
+            refusal = _("Choose a board with no result at this table in this round.")
+        elif not drawn_from_now(form, move_token(result)):
+            refusal = _("This result changed since the page was drawn; nothing was moved.")
+        else:
+            refusal = move_refusal(game, result, int(form.board.data))
+        if refusal is not None:
+            flash(refusal, "error")
             return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
-        if not drawn_from_now(form, move_token(result)):
-            flash(_("This result changed since the page was drawn; nothing was moved."), "error")
-            return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
-        target = int(form.board.data)
-        played = pairs_of(result.table_result(), game.ranking)
-        for other in game.results:
-            if other.board == target and set(played) & set(
-                pairs_of(other.table_result(), game.ranking)
-            ):
-                flash(
-                    _(
-                        "These pairs have a result on board %(board)d already, at table "
-                        "%(table)d: correct that one first.",
-                        board=target,
-                        table=other.table,
-                    ),
-                    "error",
-                )
-                return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
-        if (later := still_to_play(game, played, target)) is not None:
-            flash(
-                _(
-                    "These pairs still have board %(board)d to play, in round %(round)d at "
-                    "table %(table)d: give this board an artificial score instead.",
-                    board=target,
-                    round=later.round,
-                    table=later.table,
-                ),
-                "error",
-            )
-            return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
-        result.board = target
-        result.confirmed = True
+        moved.append(int(form.board.data))
         game.corrections.append(
             Correction(
                 number=board,
                 seat=table,
                 kind=CorrectionKind.MOVED,
                 old=result.code,
-                new=str(target),
+                new=str(moved[0]),
             )
         )
-        moved.append(target)
+        result.board, result.confirmed = moved[0], True
         return None
 
     def saved(game: ClubSession) -> None:
@@ -873,6 +832,38 @@ def move_result(game_id: str, round_: int, table: int, board: int) -> Outcome:
         saved,
         lock=lambda game: DIRECTOR_RESULTS.lock(game, key),
     )
+
+
+def move_refusal(game: ClubSession, result: ClubResult, target: int) -> str | None:
+    """Why ``result`` may not become board ``target``'s: a pair would hold two results on
+    one board, now or once it plays the board where the movement seats it."""
+    played = set(pairs_of(result.table_result(), game.ranking))
+    for other in game.results:
+        if other.board == target and played & set(pairs_of(other.table_result(), game.ranking)):
+            return _(
+                "These pairs have a result on board %(board)d already, at table %(table)d: "
+                "correct that one first.",
+                board=target,
+                table=other.table,
+            )
+    movement = game.movement
+    assert movement is not None
+    for seating in movement.seatings:
+        seated = {game.pair_key(seating.ns, Side.NS), game.pair_key(seating.ew, Side.EW)}
+        if (
+            target in seating.boards
+            and seated & played
+            and not movement.sits_out(seating)
+            and game.result_at(target, seating.table, seating.round) is None
+        ):
+            return _(
+                "These pairs still have board %(board)d to play, in round %(round)d at table "
+                "%(table)d: give this board an artificial score instead.",
+                board=target,
+                round=seating.round,
+                table=seating.table,
+            )
+    return None
 
 
 # --- Printouts -----------------------------------------------------------------------------------
@@ -1004,22 +995,9 @@ def hands(game_id: str) -> Outcome:
             flash(_("The session changed since this page was drawn; send again."), "error")
             form.drawn_from.data = str(game.version)  # drawn again from the session as it is
             return render_hands(game, form, 409)
-        boards = boards_of(game)
-        if request.form.get("action") == "deal" and game.movement is not None:
-            deals = deals_at_random(boards)
-        elif upload is None:
-            form.file.errors = [_("Choose a PBN file of hand records.")]
+        deals = deals_given(game, form, upload)
+        if deals is None:
             return render_hands(game, form, 422)
-        else:
-            try:
-                found = read_hand_records(upload)
-            except RuleError as error:
-                form.file.errors = [file_message(error)]
-                return render_hands(game, form, 422)
-            deals = {board: deal.to_pbn() for board, deal in found.items() if board in boards}
-            if not deals:
-                form.file.errors = [_("The file has no deal for this session's boards.")]
-                return render_hands(game, form, 422)
         put_deals(game, deals)
         kept[:] = sorted(deals)
         return None
@@ -1042,6 +1020,27 @@ def hands(game_id: str) -> Outcome:
         saved,
         page=lambda game: redirect(url_for(".hands", game_id=game.id)),
     )
+
+
+def deals_given(game: ClubSession, form: HandsForm, upload: bytes | None) -> dict[int, str] | None:
+    """The deals the director gives the session's boards: dealt here at random (for a session
+    played here), or read from the file; ``None``, the form saying why, when there are none."""
+    boards = boards_of(game)
+    if request.form.get("action") == "deal" and game.movement is not None:
+        return deals_at_random(boards)
+    if upload is None:
+        form.file.errors = [_("Choose a PBN file of hand records.")]
+        return None
+    try:
+        found = read_hand_records(upload)
+    except RuleError as error:
+        form.file.errors = [file_message(error)]
+        return None
+    deals = {board: deal.to_pbn() for board, deal in found.items() if board in boards}
+    if not deals:
+        form.file.errors = [_("The file has no deal for this session's boards.")]
+        return None
+    return deals
 
 
 def render_hands(game: ClubSession, form: HandsForm, status: int = 200) -> tuple[str, int]:
