@@ -44,6 +44,13 @@ def shown_field() -> RadioField:
                 ),
             ),
             SelectChoice(
+                Shown.ROUNDS.value,
+                _l(
+                    "The same travellers; the ranking as it stood at the end of the last round "
+                    "every table has finished"
+                ),
+            ),
+            SelectChoice(
                 Shown.AT_THE_END.value,
                 _l("No result and no ranking for the players until the session closes"),
             ),

@@ -8,6 +8,7 @@ another, and a phone's stale form is caught for its own table only.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime
 from enum import StrEnum
 
@@ -43,6 +44,9 @@ class Shown(StrEnum):
     PLAYED = "played"
     """Each table the travellers of the boards both its pairs have played; everyone the
     ranking as it stands."""
+    ROUNDS = "rounds"
+    """As PLAYED, but the ranking as it stood when every table had finished the last round
+    they all finished: it moves round by round, not board by board."""
     ALL = "all"
     """Every result as it comes in, to whoever has the session's address."""
 
@@ -156,7 +160,7 @@ class ClubSession(Game):
         both have played, or every board once everything is shown."""
         if self.shows_everything():
             return {result.board for result in self.results}
-        if self.shown is not Shown.PLAYED:
+        if self.shown not in (Shown.PLAYED, Shown.ROUNDS):
             return set()
         return self.boards_played_at(seating)
 
@@ -222,6 +226,38 @@ class ClubSession(Game):
 
     def score(self) -> SessionScore:
         return self.record().score()
+
+    def rounds_finished(self) -> int:
+        """The last round every table has finished (0 before the first is)."""
+        movement = self.movement
+        if movement is None:
+            return 0
+        finished = 0
+        for row in movement.progress(self.entered):
+            if any(not cell.done for cell in row):
+                break
+            finished += 1
+        return finished
+
+    def ranking_shown_after(self, scorer: bool) -> int | None:
+        """The round whose end the ranking shows, where the director shows it round by round
+        (to all but the director, until the session closes); ``None`` for the ranking as it
+        stands."""
+        if scorer or self.closed or self.shown is not Shown.ROUNDS:
+            return None
+        return self.rounds_finished()
+
+    def score_shown(self, scorer: bool) -> SessionScore | None:
+        """The session scored as the page's reader may see it: every result, or those of the
+        rounds every table has finished (``None`` before the first is)."""
+        until = self.ranking_shown_after(scorer)
+        if until is None:
+            return self.score()
+        if until == 0:
+            return None
+        record = self.record()
+        results = tuple(result for result in record.results if result.round <= until)
+        return dataclasses.replace(record, results=results).score()
 
     @property
     def entered(self) -> set[tuple[int, int, int]]:

@@ -41,7 +41,7 @@ class SettingsFile(transfer.Schema):
     date: datetime.date | None = None
     """The day the session was played, when its results file gave it."""
     closed: bool = False
-    shown: Literal["end", "played", "all"] = "played"
+    shown: Literal["end", "played", "rounds", "all"] = "played"
     names_shown: bool = True
     late_from: Annotated[int, Field(ge=1, le=99)] | None = None
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()

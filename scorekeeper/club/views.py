@@ -110,10 +110,11 @@ def new_session(form: SetupForm) -> ClubSession:
 # --- The director's page -------------------------------------------------------------------------
 
 
-def scored(game: ClubSession) -> tuple[SessionScore | None, str | None]:
-    """The session scored, or the engine's refusal (a session is only as good as its rows)."""
+def scored(game: ClubSession, scorer: bool = True) -> tuple[SessionScore | None, str | None]:
+    """The session scored as its reader may see it (see ClubSession.score_shown), or the
+    engine's refusal (a session is only as good as its rows)."""
     try:
-        return game.score(), None
+        return game.score_shown(scorer), None
     except RuleError as error:
         return None, rule_message(error)
 
@@ -121,7 +122,7 @@ def scored(game: ClubSession) -> tuple[SessionScore | None, str | None]:
 def render_session(game: ClubSession) -> str:
     scorer = is_scorer(game.id, game.family)
     movement = game.movement
-    score, problem = scored(game) if scorer or game.shows_ranking() else (None, None)
+    score, problem = scored(game, scorer) if scorer or game.shows_ranking() else (None, None)
     grid = movement.progress(game.entered) if movement is not None else ()
     expected = sum(cell.expected for row in grid for cell in row)
     return render_template(
@@ -449,7 +450,7 @@ def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
     movement = game.movement
     if seating is None or movement is None or not game.shows_ranking():
         return {"pair_cards": []}
-    score, _problem = scored(game)
+    score, _problem = scored(game, scorer=False)
     if score is None:
         return {"pair_cards": []}
     seated = [
@@ -890,7 +891,7 @@ RANKING = "club/ranking.html"
 
 
 def printout(game: ClubSession, template: str, *, scorer: bool, **context: Any) -> str:
-    score, problem = scored(game)
+    score, problem = scored(game, scorer)
     return render_template(
         template, game=game, score=score, problem=problem, scorer=scorer, **context
     )

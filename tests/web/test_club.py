@@ -873,8 +873,8 @@ def test_a_result_entered_while_the_director_s_page_is_drawn_reaches_it_at_the_n
     scored_before = views.scored
     entered: list[bool] = []
 
-    def scored_then_a_table_enters(game: ClubSession) -> object:
-        score = scored_before(game)  # the results are read
+    def scored_then_a_table_enters(game: ClubSession, scorer: bool = True) -> object:
+        score = scored_before(game, scorer)  # the results are read
         if not entered:
             entered.append(True)
             # Another phone's request runs in a thread of its own, with its own session.
@@ -1331,3 +1331,37 @@ def test_a_table_s_phone_shows_no_figure_of_a_board_one_of_its_pairs_has_still_t
         earlier = text(client.get(club.tables[table] + "?round=1"))
         assert "Your results so far" not in earlier
     assert seen_any  # some pairs seated together now have boards in common
+
+
+def test_a_ranking_shown_round_by_round_moves_when_every_table_has_finished_a_round(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**{**SMALL, "shown": "rounds"})
+    looking_on = app.test_client()
+    rng = random.Random(12)
+    for _board in range(2):
+        assert club.enter(1, random_result(rng))[2] == 302
+    page = text(looking_on.get(url))
+    assert "The ranking shows once every table has finished round 1." in page
+    assert not ranking_rows(page)
+    for table in (2, 3):
+        for _board in range(2):
+            assert club.enter(table, random_result(rng))[2] == 302
+    after_one = ranking_rows(text(looking_on.get(url)))
+    assert len(after_one) == 6
+    assert "As it stood at the end of round 1" in text(looking_on.get(url + "/ranking"))
+    assert (
+        club.enter(
+            1, {"level": "7", "strain": "NT", "declarer": "N", "doubled": "1", "result": "0"}
+        )[2]
+        == 302
+    )
+    # Round 2 is under way: those looking on still see round 1's ranking; the director, now.
+    assert ranking_rows(text(looking_on.get(url))) == after_one
+    assert ranking_rows(text(looking_on.get(url + "/ranking"))) == after_one
+    assert ranking_rows(text(client.get(url))) != after_one
+    # Once closed, everyone sees every result.
+    (close,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/close")]
+    client.post(close.action, data=as_drawn(close))
+    assert ranking_rows(text(looking_on.get(url))) == ranking_rows(text(client.get(url)))
