@@ -851,8 +851,10 @@ def move_refusal(game: ClubSession, result: ClubResult, target: int) -> str | No
     assert movement is not None
     for seating in movement.seatings:
         seated = {game.pair_key(seating.ns, Side.NS), game.pair_key(seating.ew, Side.EW)}
+        here = (seating.round, seating.table) == (result.round, result.table)
         if (
             target in seating.boards
+            and not here  # the board this very result is moved to
             and seated & played
             and not movement.sits_out(seating)
             and game.result_at(target, seating.table, seating.round) is None

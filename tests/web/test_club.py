@@ -1365,3 +1365,17 @@ def test_a_ranking_shown_round_by_round_moves_when_every_table_has_finished_a_ro
     (close,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/close")]
     client.post(close.action, data=as_drawn(close))
     assert ranking_rows(text(looking_on.get(url))) == ranking_rows(text(client.get(url)))
+
+
+def test_a_result_entered_for_the_other_board_of_the_round_is_moved_to_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL)
+    club.enter(1, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
+    # The table played board 2 first and entered it as board 1.
+    action, fields = move_form_of(client, url, 1, 1, 1)
+    assert client.post(action, data={**fields, "board": "2"}).status_code == 302
+    assert {(r.round, r.table, r.board) for r in club.session(app).results} == {(1, 1, 2)}
+    page = text(client.get(club.tables[1]))
+    assert ENTRY.search(page).group(3) == "1"  # type: ignore[union-attr]  # board 1 to play
