@@ -188,10 +188,9 @@ class ClubSession(Game):
         if kind == FROM_FILE:
             return None
         build = mitchell if kind == MovementKind.MITCHELL else howell
-        movement = _movement(build, self.table_count, self.boards_per_round, self.pair_count)
-        if self.late_from is not None and movement.phantom is not None:
-            return movement.with_late_pair(self.late_from)
-        return movement
+        return _movement(
+            build, self.table_count, self.boards_per_round, self.pair_count, self.late_from
+        )
 
     @property
     def live_version(self) -> int:
@@ -297,12 +296,18 @@ def seating_at(movement: Movement, round_: int, table: int) -> Seating | None:
 _MOVEMENTS: dict[tuple[object, ...], Movement] = {}
 
 
-def _movement(build: object, tables: int, per_round: int, pairs: int) -> Movement:
-    """Movements are pure and few: each is built once per process."""
-    key = (build, tables, per_round, pairs)
+def _movement(
+    build: object, tables: int, per_round: int, pairs: int, late_from: int | None = None
+) -> Movement:
+    """Movements are pure and few: each is built once per process (with a late pair from a
+    round, where the session has one and a sit-out for it)."""
+    key = (build, tables, per_round, pairs, late_from)
     if key not in _MOVEMENTS:
         assert build is mitchell or build is howell
-        _MOVEMENTS[key] = build(tables, per_round, pairs=pairs or None)
+        movement = build(tables, per_round, pairs=pairs or None)
+        if late_from is not None and movement.phantom is not None:
+            movement = movement.with_late_pair(late_from)
+        _MOVEMENTS[key] = movement
     return _MOVEMENTS[key]
 
 

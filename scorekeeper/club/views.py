@@ -274,7 +274,10 @@ def late_pair(game_id: str) -> Outcome:
             flash(_("This session has no sit-out for a late pair to take."), "error")
             return game_page(game)
         if not form.validate() or game.closed:
-            flash(_("Choose the round the late pair starts from."), "error")
+            if form.names.errors:
+                flash(_("The late pair's names: %(error)s", error=form.names.errors[0]), "error")
+            else:
+                flash(_("Choose the round the late pair starts from."), "error")
             return game_page(game)
         if not drawn_from_now(form, game.version):
             flash(_("The session changed since this page was drawn; try again."), "error")
@@ -282,8 +285,14 @@ def late_pair(game_id: str) -> Outcome:
         from_round = int(form.from_round.data)
         game.setting("late_from", from_round)
         direction = Side.EW.value if movement.ranking is Ranking.BY_DIRECTION else ""
-        pair = ClubPair(number=movement.phantom, direction=direction, names=form.names.data or "")
-        game.pairs.append(pair)
+        pair = next(
+            (p for p in game.pairs if (p.number, p.direction) == (movement.phantom, direction)),
+            None,
+        )
+        if pair is None:
+            pair = ClubPair(number=movement.phantom, direction=direction)
+            game.pairs.append(pair)
+        pair.names = form.names.data or pair.names
         label = short_pair(pair.number, Side.EW, movement.ranking)
         game.corrections.append(
             Correction(number=from_round, kind=CorrectionKind.LATE_PAIR, new=label)
@@ -317,14 +326,17 @@ def names(game_id: str) -> Outcome:
             form = NamesForm(data=data)
             return render_names(game, form)
         form = NamesForm()
-        if not form.validate() or len(form.names) != len(game.pairs):
-            return render_names(game, form, 422)
         if not drawn_from_now(form, game.version):
             flash(
                 _("The session changed since this page was drawn; check and send again."), "error"
             )
-            form.drawn_from.data = str(game.version)  # sent again, it is taken
+            # Drawn again as the session is now (a pair may have come), with what was typed.
+            typed = [field.data or "" for field in form.names]
+            names = [*typed[: len(game.pairs)], *(p.names for p in game.pairs[len(typed) :])]
+            form = NamesForm(formdata=None, data={"drawn_from": game.version, "names": names})
             return render_names(game, form, 409)
+        if not form.validate() or len(form.names) != len(game.pairs):
+            return render_names(game, form, 422)
         for pair, field in zip(game.pairs, form.names, strict=True):
             pair.names = field.data or ""
         return None
@@ -369,8 +381,10 @@ def render_table(
     current = movement.current_round(table, game.entered)
     shown = round_ or current
     seating = seating_at(movement, shown, table) if shown else None
-    # What the pairs seated now may see: not an earlier round's pairs' figures.
-    now = seating if shown == current else None
+    # What the pairs seated now, or who have just finished their round here, may see: not
+    # an earlier round's pairs' figures.
+    latest = max((r.round for r in game.results if r.table == table), default=None)
+    now = seating if shown in (current, latest) else None
     boards = []
     next_board = None
     if seating is not None and not movement.sits_out(seating):
@@ -820,7 +834,8 @@ def move_result(game_id: str, round_: int, table: int, board: int) -> Outcome:
         flash(
             _(
                 "The result of board %(board)d at table %(table)d is now board %(target)d's; "
-                "everything is scored again.",
+                "everything is scored again. Board %(board)d has no result there now: the "
+                "table's phone asks for it until it is played or given an artificial score.",
                 board=board,
                 table=table,
                 target=moved[0],
@@ -892,8 +907,12 @@ def movement_cards(game_id: str) -> str:
 RANKING = "club/ranking.html"
 
 
-def printout(game: ClubSession, template: str, *, scorer: bool, **context: Any) -> str:
-    score, problem = scored(game, scorer)
+def printout(
+    game: ClubSession, template: str, *, scorer: bool, whole: bool = False, **context: Any
+) -> str:
+    """A printout, scored as its reader may see it (``whole``: every result, where the page
+    itself keeps to what its reader may see)."""
+    score, problem = scored(game, scorer or whole)
     return render_template(
         template, game=game, score=score, problem=problem, scorer=scorer, **context
     )
@@ -959,6 +978,7 @@ def table_travellers(game_id: str, table: int, token: str) -> str:
         game,
         "club/travellers.html",
         scorer=False,
+        whole=True,  # the boards both pairs have played, each with all its results
         boards=sorted(game.boards_shown_at(seating)),
         hands=hands_played(game, seating),
         back=table_path(game, table),

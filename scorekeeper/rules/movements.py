@@ -426,24 +426,18 @@ class Movement:
         return tuple(grid)
 
     def current_round(self, table: int, entered: Collection[Place]) -> int | None:
-        """The round ``table`` is at: the first in which it still has a board to enter, from
-        the last round it entered anything in (its pairs have moved on: a board missing in an
-        earlier round is the director's to settle). A round it sits out lasts as long as
-        another table still plays that round; ``None`` once every board of the table is in.
+        """The round ``table`` is at: the first in which it still has a board to enter. A round
+        it sits out lasts as long as another table still plays that round; ``None`` once every
+        board of the table is in.
 
         >>> mitchell(3, 2).current_round(1, {(1, 1, 1), (1, 1, 2)})
         2
-        >>> mitchell(3, 2).current_round(1, {(1, 1, 2), (2, 1, 3), (2, 1, 4)})
-        3
         """
 
         def unfinished(seating: Seating) -> bool:
             return any((seating.round, seating.table, b) not in entered for b in seating.boards)
 
-        latest = max((round_ for round_, at, _board in entered if at == table), default=1)
         for seating in self.table_seatings(table):
-            if seating.round < latest:
-                continue
             if not self.sits_out(seating):
                 if unfinished(seating):
                     return seating.round

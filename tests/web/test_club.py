@@ -1320,7 +1320,7 @@ def test_a_table_s_phone_shows_no_figure_of_a_board_one_of_its_pairs_has_still_t
         page = text(client.get(club.tables[table]))
         seating = next(s for s in movement.round_seatings(3) if s.table == table)
         both = game.boards_played_at(seating)
-        cards = page[page.index("Your results so far") : page.index("The ranking as it stands")]
+        cards = page[page.index("Your results so far") : page.index("The ranking</a>")]
         shown = {
             int(board)
             for board in re.findall(r'<td class="card-round">\d+</td><td>(\d+)</td>', cards)
@@ -1379,3 +1379,35 @@ def test_a_result_entered_for_the_other_board_of_the_round_is_moved_to_it(
     assert {(r.round, r.table, r.board) for r in club.session(app).results} == {(1, 1, 2)}
     page = text(client.get(club.tables[1]))
     assert ENTRY.search(page).group(3) == "1"  # type: ignore[union-attr]  # board 1 to play
+
+
+def test_a_result_the_director_enters_ahead_leaves_the_table_s_phone_where_it_is(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**{**SMALL, "tables": "5"})
+    rng = random.Random(3)
+    for table in sorted(club.tables):
+        for _board in range(2):
+            club.enter(table, random_result(rng))
+    assert "Round 2 of 5" in text(client.get(club.tables[2]))
+    movement = mitchell(5, 2)
+    ahead = next(s for s in movement.round_seatings(4) if s.table == 2)
+    response = director_post(
+        client,
+        f"{url}/results/4/2/{ahead.boards[0]}",
+        action="artificial",
+        scores="A=/A=",
+    )
+    assert response.status_code == 302
+    assert "Round 2 of 5" in text(client.get(club.tables[2]))
+
+
+def test_round_by_round_the_phone_s_travellers_are_those_of_the_boards_played(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    club.start(**{**SMALL, "shown": "rounds"})
+    club.enter(1, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
+    travellers = text(client.get(club.tables[1] + "/travellers"))
+    assert "3NT S made" in travellers  # this table's own result, before round 1 is over

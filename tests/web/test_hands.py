@@ -400,3 +400,20 @@ def test_a_solve_with_nothing_to_write_changes_nothing(client: FlaskClient, app:
         text(client.get(f"{url}/hands"))  # every board solved: no solve is asked for
         app.extensions["hand_solver"].solve(club.session(app).id)  # nor changes anything
     assert club.session(app).version == version
+
+
+def test_the_flag_shows_after_the_last_board_of_a_round_too(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**{**FIVE_TABLES, "boards_per_round": "1"})
+    send_hands(client, url, FFB_FILE)
+    solved(app)
+    page = text(client.get(club.tables[1]))
+    entry = re.search(r'action="(/club/[^"]+/table/\d+/[0-9a-f]+/1/1)"', page)
+    assert entry is not None
+    (form,) = [f for f in forms_of(page) if f.action == entry.group(1)]
+    seven_nt = {"level": "7", "strain": "NT", "declarer": "N", "doubled": "0", "result": "0"}
+    response = client.post(entry.group(1), data={**as_drawn(form), **seven_nt})
+    after = text(client.get(response.headers["Location"]))  # the round just finished
+    assert "Double dummy, North takes 8 tricks in NT, and 13 are entered" in after
