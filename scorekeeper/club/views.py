@@ -1002,6 +1002,7 @@ def hands(game_id: str) -> Outcome:
     """The boards' deals: a dealing program's PBN file, or dealt here for a dealing machine;
     each solved double dummy in the background once it is kept."""
     kept: list[int] = []
+    scorers_game(game_id, ClubSession)  # the director's page alone: asked before the upload
     form = HandsForm() if request.method == "POST" else None
     upload = None
     if form is not None and form.file.data:
