@@ -22,7 +22,7 @@ from sqlalchemy import select
 
 from scorekeeper.club.models import ClubDeal, ClubSession
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import save
+from scorekeeper.games.entries import write_apart
 from scorekeeper.rules.bridge import (
     Seat,
     Vulnerability,
@@ -42,9 +42,9 @@ from scorekeeper.rules.hands import (
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 4
-"""Solves of one session in a row: hands given again meanwhile, or another phone's write at
-the very moment, are solved or written again."""
+SOLVES_IN_A_ROW = 3
+"""How often a session is looked at again after a solve: hands given meanwhile are solved in
+turn."""
 IMPROBABLE = 3
 """Tricks taken this many or more away from what the cards make double dummy: worth a look."""
 
@@ -151,8 +151,8 @@ class Solver:
     def solve(self, game_id: str) -> None:
         try:
             with self.app.app_context():
-                for _attempt in range(ATTEMPTS):
-                    if self.solve_once(game_id):
+                for _look in range(SOLVES_IN_A_ROW):
+                    if not self.solve_once(game_id):
                         break
         except Exception:  # a thread of its own: say it, the page shows the hands unsolved
             log.exception("The hand records of session %s could not be solved", game_id)
@@ -161,7 +161,7 @@ class Solver:
                 self.pending.pop(game_id, None)
 
     def solve_once(self, game_id: str) -> bool:
-        """Solve what is not solved yet and keep it; ``True`` once nothing is left."""
+        """Solve what is not solved yet and keep it; ``False`` when nothing was left."""
         unsolved = select(ClubDeal.id, ClubDeal.deal).where(
             ClubDeal.game_id == game_id, ClubDeal.tricks.is_(None)
         )
@@ -173,23 +173,21 @@ class Solver:
                 continue  # a results file's deal short of a hand: shown as it is
         db.session.rollback()  # no transaction held open while the solver works
         if not found:
-            return True
+            return False
         tables = dict(zip(found, double_dummy_tables(found.values()), strict=True))
-        game = db.session.get(ClubSession, game_id)
-        if game is None:
-            return True
-        written = False
-        for row in game.deals:
-            # Only onto the deal solved: the director may have given other hands meanwhile.
-            table = tables.get((row.id, row.deal))
-            if table is not None and row.tricks is None:
-                row.tricks = table.to_text()
-                written = True
-        if written:  # the session's version moves (its pages show the analysis) only then
-            save(game)
-        else:
-            db.session.rollback()
-        return False  # looked at again: hands given meanwhile are solved in turn
+
+        def keep(game: ClubSession) -> bool:
+            """The tables onto the deals solved (the director may have given other hands
+            meanwhile); the session's version moves, its pages showing them, only if any."""
+            written = False
+            for row in game.deals:
+                table = tables.get((row.id, row.deal))
+                if table is not None and row.tricks is None:
+                    row.tricks, written = table.to_text(), True
+            return written
+
+        write_apart(lambda: db.session.get(ClubSession, game_id), keep)
+        return True  # looked at again: hands given meanwhile are solved in turn
 
     def wait(self, timeout: float = 60) -> None:
         """Until every solve asked for is done (for the tests)."""

@@ -112,6 +112,26 @@ def page_context(
     }
 
 
+def write_apart(
+    load: Callable[[], G | None],
+    change: Callable[[G], bool],
+    *,
+    lock: Callable[[G], Any] = lambda game: game,
+) -> bool:
+    """``write_entry`` for work done apart from any request (a background solve): load the
+    game, let ``change`` change its rows (``False``: nothing to change), save under the same
+    lock, tried again from a fresh load when another phone saved that row at that very moment.
+    Whether it was saved."""
+    for _attempt in range(ATTEMPTS):
+        game = load()
+        if game is None or not change(game):
+            db.session.rollback()
+            return False
+        if save(lock(game)):
+            return True
+    return False
+
+
 def drawn_from_now(form: ChangeForm, token: object) -> bool:
     """Whether a form was drawn from what it changes as it is now (see ``drawn_from``)."""
     return form.drawn_from.data == str(token)
