@@ -43,7 +43,14 @@ from scorekeeper.rules.bridge import (
     rounded,
 )
 from scorekeeper.rules.common import Side
-from scorekeeper.rules.duplicate import Pair, Ranking, ScoredResult, Scoring, TableResult
+from scorekeeper.rules.duplicate import (
+    Pair,
+    Ranking,
+    ScoredResult,
+    Scoring,
+    TableResult,
+    pairs_of,
+)
 from scorekeeper.rules.hands import Par
 from scorekeeper.rules.movements import Movement, Seating
 
@@ -64,6 +71,8 @@ class CorrectionKind(StrEnum):
     MOVED = "result-moved"
     """A result moved by the director to the board it was played on (old: the result's code;
     new: the board's number)."""
+    ARROW_SWITCH = "arrow-switch"
+    """The rounds of the arrow switch chosen (new: the rounds, "5, 6"; "–" for none)."""
 
 
 def table_token(game: ClubSession, table: int) -> str:
@@ -176,6 +185,7 @@ describe = describer(
             "Board %(board)d, table %(table)d, at %(time)s: %(old)s moved to board %(to)s, "
             "where it was played"
         ),
+        CorrectionKind.ARROW_SWITCH: _l("At %(time)s: the arrow switch rounds are now: %(to)s"),
     },
     lambda game, change, code: code_text(code),
     lambda game, change: {"board": change.number, "table": change.seat or 0, "to": change.new},
@@ -223,7 +233,12 @@ def pair_label(pair: Pair) -> str:
 
 
 def short_pair(number: int, direction: Side, ranking: Ranking) -> str:
-    return pair_label(Pair(number, direction if ranking is Ranking.BY_DIRECTION else None))
+    return pair_label(Pair(number, direction if ranking.numbered_by_direction else None))
+
+
+def seated_label(seating: Seating, side: Side, ranking: Ranking) -> str:
+    """The pair in ``side``'s seats of a table, as the room calls it."""
+    return short_pair(*seating.at(side), ranking)
 
 
 def sitting_out_label(movement: Movement, seating: Seating) -> str:
@@ -274,7 +289,7 @@ def score_text(scored: ScoredResult | None) -> str:
 
 
 def directions(ranking: Ranking) -> Sequence[Side | None]:
-    return (Side.NS, Side.EW) if ranking is Ranking.BY_DIRECTION else (None,)
+    return ranking.fields
 
 
 HAND_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
@@ -362,6 +377,8 @@ def template_helpers() -> dict[str, Any]:
         **contract.template_helpers(),
         "pair_label": pair_label,
         "short_pair": short_pair,
+        "pairs_of": pairs_of,
+        "seated_label": seated_label,
         "sitting_out_label": sitting_out_label,
         "table_result_label": table_result_label,
         "figure": figure,

@@ -8,8 +8,9 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileSize
-from wtforms import FieldList, RadioField, SelectField, StringField
+from wtforms import FieldList, RadioField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import Length
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.club.models import Shown
 from scorekeeper.contract.forms import DealForm
@@ -202,6 +203,18 @@ class LatePairForm(ChangeForm):
             ]
             valid = False
         return valid
+
+
+class ArrowSwitchForm(ChangeForm):
+    """The rounds of a Mitchell in which East-West sit North-South and North-South East-West,
+    so that the room is ranked as one field."""
+
+    rounds = SelectMultipleField(
+        _l("Rounds with an arrow switch"),
+        coerce=int,
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+    )
 
 
 class MoveForm(ChangeForm):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import date, datetime
 from enum import StrEnum
+from functools import lru_cache
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -113,6 +114,11 @@ class ClubSession(Game):
     """The round from which a late pair took the sit-out's place (see Movement.with_late_pair)."""
 
     @property
+    def switched_rounds(self) -> frozenset[int]:
+        """The rounds of a Mitchell's arrow switch (see Movement.with_arrow_switch)."""
+        return frozenset(int(number) for number in self.settings.get("switched_rounds") or ())
+
+    @property
     def shown(self) -> Shown:
         """What the director shows before the session closes (a session read from a file was
         played elsewhere: all of it)."""
@@ -189,7 +195,12 @@ class ClubSession(Game):
             return None
         build = mitchell if kind == MovementKind.MITCHELL else howell
         return _movement(
-            build, self.table_count, self.boards_per_round, self.pair_count, self.late_from
+            build,
+            self.table_count,
+            self.boards_per_round,
+            self.pair_count,
+            self.late_from,
+            self.switched_rounds,
         )
 
     @property
@@ -205,7 +216,7 @@ class ClubSession(Game):
     # --- What the engine derives ---
 
     def pair_key(self, number: int, direction: Side | None) -> Pair:
-        return Pair(number, direction if self.ranking is Ranking.BY_DIRECTION else None)
+        return Pair(number, direction if self.ranking.numbered_by_direction else None)
 
     def record(self) -> SessionRecord:
         """The session as the engine and the results files take it."""
@@ -293,22 +304,24 @@ def seating_at(movement: Movement, round_: int, table: int) -> Seating | None:
     return None
 
 
-_MOVEMENTS: dict[tuple[object, ...], Movement] = {}
-
-
+@lru_cache(maxsize=256)
 def _movement(
-    build: object, tables: int, per_round: int, pairs: int, late_from: int | None = None
+    build: object,
+    tables: int,
+    per_round: int,
+    pairs: int,
+    late_from: int | None = None,
+    switched: frozenset[int] = frozenset(),
 ) -> Movement:
     """Movements are pure and few: each is built once per process (with a late pair from a
-    round, where the session has one and a sit-out for it)."""
-    key = (build, tables, per_round, pairs, late_from)
-    if key not in _MOVEMENTS:
-        assert build is mitchell or build is howell
-        movement = build(tables, per_round, pairs=pairs or None)
-        if late_from is not None and movement.phantom is not None:
-            movement = movement.with_late_pair(late_from)
-        _MOVEMENTS[key] = movement
-    return _MOVEMENTS[key]
+    round, where the session has one and a sit-out for it; with its arrow switch)."""
+    assert build is mitchell or build is howell
+    movement = build(tables, per_round, pairs=pairs or None)
+    if late_from is not None and movement.phantom is not None:
+        movement = movement.with_late_pair(late_from)
+    if switched:
+        movement = movement.with_arrow_switch(switched)
+    return movement
 
 
 class ClubPair(Model):
@@ -375,6 +388,9 @@ class ClubResult(Model):
     artificial_ns: Mapped[str | None] = mapped_column(String(2))
     artificial_ew: Mapped[str | None] = mapped_column(String(2))
     lead: Mapped[str] = mapped_column(String(3), default="")
+    switched: Mapped[bool] = mapped_column(default=False)
+    """The pairs sat the other way round (see TableResult.switched): ``ns`` is then an
+    East-West pair's number, in a Mitchell."""
     confirmed: Mapped[bool] = mapped_column(default=False)
     """East-West saw the score and agreed to it."""
     entered_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -398,6 +414,7 @@ class ClubResult(Model):
             artificial_ns=Artificial(self.artificial_ns) if self.artificial_ns else None,
             artificial_ew=Artificial(self.artificial_ew) if self.artificial_ew else None,
             lead=self.lead or "",
+            switched=bool(self.switched),
         )
 
     @property

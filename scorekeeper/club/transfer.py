@@ -22,7 +22,7 @@ from scorekeeper.club.models import (
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games import transfer
 from scorekeeper.games.models import Game, utcnow
-from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Ranking, Scoring
 
 Number = Annotated[int, Field(ge=1, le=999)]
@@ -36,7 +36,7 @@ class SettingsFile(transfer.Schema):
     boards_per_round: Annotated[int, Field(ge=0, le=max(BOARDS_PER_ROUND))] = 0
     pairs: Annotated[int, Field(ge=0, le=198)] = 0
     scoring: Literal["matchpoints", "butler"] = "matchpoints"
-    ranking: Literal["field", "direction"] = "field"
+    ranking: Literal["field", "direction", "switched"] = "field"
     event: transfer.Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     date: datetime.date | None = None
     """The day the session was played, when its results file gave it."""
@@ -44,6 +44,7 @@ class SettingsFile(transfer.Schema):
     shown: Literal["end", "played", "rounds", "all"] = "played"
     names_shown: bool = True
     late_from: Annotated[int, Field(ge=1, le=99)] | None = None
+    switched_rounds: Annotated[tuple[Number, ...], Field(max_length=99)] = ()
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
 
@@ -69,6 +70,7 @@ class ResultFile(transfer.Schema):
     artificial_ns: Artificial | None = None
     artificial_ew: Artificial | None = None
     lead: transfer.Text(3) = ""  # type: ignore[valid-type]
+    switched: bool = False
     confirmed: bool = False
     entered_at: transfer.When | None = None
 
@@ -91,7 +93,13 @@ class DealFile(transfer.Schema):
 
 class Corrections(transfer.CorrectionFile):
     kind: Literal[
-        "result", "result-deleted", "artificial", "undo-result", "result-moved", "late-pair"
+        "result",
+        "result-deleted",
+        "artificial",
+        "undo-result",
+        "result-moved",
+        "late-pair",
+        "arrow-switch",
     ]
 
 
@@ -106,7 +114,7 @@ class GameFile(transfer.GameFile):
 
 RESULT_FIELDS = (
     "board", "table", "round", "ns", "ew", "level", "strain", "doubled", "declarer", "tricks",
-    "artificial_ns", "artificial_ew", "lead", "confirmed",
+    "artificial_ns", "artificial_ew", "lead", "switched", "confirmed",
 )  # fmt: skip
 
 
@@ -192,7 +200,8 @@ def check_session(session: ClubSession) -> None:
             if (
                 seating is None
                 or result.board not in range(1, movement.boards + 1)  # a result moved too
-                or (seating.ns, seating.ew) != (result.ns, result.ew)
+                or (seating.at(Side.NS)[0], seating.at(Side.EW)[0]) != (result.ns, result.ew)
+                or seating.switched != bool(result.switched)
                 or movement.sits_out(seating)
             ):
                 raise transfer.TransferError(

@@ -25,6 +25,7 @@ from scorekeeper.club.family import (
     table_token,
 )
 from scorekeeper.club.forms import (
+    ArrowSwitchForm,
     ArtificialForm,
     HandsForm,
     LatePairForm,
@@ -64,7 +65,7 @@ from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Ranking, SessionScore, pairs_of
+from scorekeeper.rules.duplicate import SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
 from scorekeeper.rules.pbn import read_hand_records
@@ -148,6 +149,7 @@ def render_session(game: ClubSession) -> str:
         else None,
         everything=scorer or game.shows_everything(),
         late_form=late_pair_form(game) if scorer else None,
+        switch_form=arrow_switch_form(game) if scorer else None,
         improbable=to_check(game) if scorer else [],
         **page_context(
             game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
@@ -284,7 +286,7 @@ def late_pair(game_id: str) -> Outcome:
             return game_page(game)
         from_round = int(form.from_round.data)
         game.setting("late_from", from_round)
-        direction = Side.EW.value if movement.ranking is Ranking.BY_DIRECTION else ""
+        direction = Side.EW.value if movement.ranking.numbered_by_direction else ""
         pair = next(
             (p for p in game.pairs if (p.number, p.direction) == (movement.phantom, direction)),
             None,
@@ -309,6 +311,79 @@ def late_pair(game_id: str) -> Outcome:
                 round=game.late_from,
             )
         )
+
+    return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+# --- An arrow switch ------------------------------------------------------------------------------
+
+
+def open_rounds(game: ClubSession) -> list[int]:
+    """The rounds of a Mitchell whose seats may still change: those no table has begun."""
+    movement = game.movement
+    if movement is None or movement.kind is not MovementKind.MITCHELL or game.closed:
+        return []
+    begun = {result.round for result in game.results}
+    return [number for number in range(1, movement.rounds + 1) if number not in begun]
+
+
+def arrow_switch_form(game: ClubSession) -> ArrowSwitchForm | None:
+    rounds = open_rounds(game)
+    if not rounds:
+        return None
+    chosen = sorted(game.switched_rounds & set(rounds))
+    form = ArrowSwitchForm(formdata=None, data={"drawn_from": game.version, "rounds": chosen})
+    form.rounds.choices = [(r, _("Round %(number)d", number=r)) for r in rounds]
+    return form
+
+
+@bp.post("/<game_id>/arrow-switch")
+def arrow_switch(game_id: str) -> Outcome:
+    """The rounds of a Mitchell in which East-West sit North-South and North-South East-West:
+    chosen among the rounds no table has begun, those begun keep the seats they were played
+    in. With any, the room is ranked as one field."""
+
+    def change(game: ClubSession) -> Outcome | None:
+        form = ArrowSwitchForm()
+        form.rounds.choices = [(r, str(r)) for r in open_rounds(game)]
+        if not form.rounds.choices:
+            flash(_("Every round has begun: their seats stay as they were played."), "error")
+            return game_page(game)
+        if not form.validate():
+            flash(_("A round chosen has begun meanwhile: choose again."), "error")
+            return game_page(game)
+        if not drawn_from_now(form, game.version):
+            flash(_("The session changed since this page was drawn; try again."), "error")
+            return game_page(game)
+        kept = game.switched_rounds - set(open_rounds(game))
+        rounds = sorted(kept | set(form.rounds.data or ()))
+        game.setting("switched_rounds", rounds)
+        game.corrections.append(
+            Correction(
+                number=min(rounds, default=0),
+                kind=CorrectionKind.ARROW_SWITCH,
+                new=", ".join(str(number) for number in rounds) or "–",
+            )
+        )
+        for table in game.tables:  # every phone's page seats its pairs anew
+            table.changed()
+        return None
+
+    def done(game: ClubSession) -> None:
+        rounds = sorted(game.switched_rounds)
+        if rounds:
+            flash(
+                ngettext(
+                    "Arrow switch in round %(rounds)s: East-West sit North-South there. The "
+                    "room is ranked as one field.",
+                    "Arrow switch in rounds %(rounds)s: East-West sit North-South there. The "
+                    "room is ranked as one field.",
+                    len(rounds),
+                    rounds=", ".join(str(number) for number in rounds),
+                )
+            )
+        else:
+            flash(_("No arrow switch: each direction is ranked apart."))
 
     return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
 
@@ -468,8 +543,8 @@ def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
     if score is None:
         return {"pair_cards": []}
     seated = [
-        (_("North-South"), game.pair_key(seating.ns, Side.NS)),
-        (_("East-West"), game.pair_key(seating.ew, Side.EW)),
+        (_("North-South"), game.pair_key(*seating.at(Side.NS))),
+        (_("East-West"), game.pair_key(*seating.at(Side.EW))),
     ]
     if (sitting := movement.sitting_out(seating)) is not None:
         seated = [(_("Sitting out"), game.pair_key(*sitting))]
@@ -589,8 +664,12 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         file, whose results say who sat where, has none to add)."""
         round_, table, board = key
         seating = seated_or_404(game, round_, table, board)
-        ns, ew = (seating.ns, seating.ew) if seating is not None else (0, 0)
-        return ClubResult(board=board, table=table, round=round_, ns=ns, ew=ew)
+        if seating is None:
+            return ClubResult(board=board, table=table, round=round_, ns=0, ew=0)
+        (ns, _side), (ew, _other) = seating.at(Side.NS), seating.at(Side.EW)
+        return ClubResult(
+            board=board, table=table, round=round_, ns=ns, ew=ew, switched=seating.switched
+        )
 
     def put(self, game: ClubSession, entry: ClubResult, form: Any) -> None:
         entry.clear()  # artificial scores too

@@ -21,7 +21,7 @@ field, or one per direction when pairs are numbered within their direction (a Mi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 from fractions import Fraction
@@ -67,6 +67,20 @@ class Ranking(StrEnum):
     BY_DIRECTION = "direction"
     """North-South and East-West pairs each numbered from 1, one ranking per direction (a
     Mitchell)."""
+    ARROW_SWITCHED = "switched"
+    """Pairs numbered within their direction as in a Mitchell, ranked in one field: an
+    arrow-switched Mitchell, whose pairs sat the other way in some rounds, so that each has
+    played some boards both ways."""
+
+    @property
+    def numbered_by_direction(self) -> bool:
+        """Whether a pair is named by its number and its direction ("NS3", "EW3")."""
+        return self is not Ranking.ONE_FIELD
+
+    @property
+    def fields(self) -> tuple[Side | None, ...]:
+        """The rankings of a session: one per direction, or one (``None``) for everyone."""
+        return (Side.NS, Side.EW) if self is Ranking.BY_DIRECTION else (None,)
 
 
 class Scoring(StrEnum):
@@ -127,6 +141,12 @@ class TableResult:
     (``artificial_ns`` and ``artificial_ew``). ``lead`` is the opening lead when a file gives
     it ("S9"); it does not count.
 
+    ``ns`` and ``ew`` are the pairs that sat North-South and East-West on the board.
+    ``switched`` says that where pairs are numbered within their direction, they sat the
+    other way round: ``ns`` is an East-West pair's number and ``ew`` a North-South pair's
+    (an arrow switch, or pairs that sat the wrong way). Each earns the score of the seats it
+    held.
+
     >>> TableResult(3, 1, 2, 5, 6, Contract(3, "NT", 1), Seat.EAST, 7).score_ns
     500
     >>> TableResult(3, 1, 2, 5, 6).passed_out, TableResult(3, 1, 2, 5, 6).score_ns
@@ -146,6 +166,7 @@ class TableResult:
     artificial_ns: Artificial | None = None
     artificial_ew: Artificial | None = None
     lead: str = ""
+    switched: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.board, int) or isinstance(self.board, bool) or self.board < 1:
@@ -287,9 +308,10 @@ class SessionScore:
         return ()
 
     def standing_of(self, pair: Pair) -> Standing | None:
-        for standing in self.standings(pair.direction):
-            if standing.pair == pair:
-                return standing
+        for _field, standings in self.rankings:
+            for standing in standings:
+                if standing.pair == pair:
+                    return standing
         return None
 
     def board(self, number: int) -> tuple[ScoredResult, ...]:
@@ -304,10 +326,16 @@ class SessionScore:
 
 
 def pairs_of(result: TableResult, ranking: Ranking) -> tuple[Pair, Pair]:
-    """The two pairs at the table, North-South first."""
-    if ranking is Ranking.BY_DIRECTION:
-        return Pair(result.ns, Side.NS), Pair(result.ew, Side.EW)
-    return Pair(result.ns), Pair(result.ew)
+    """The two pairs at the table, the one that sat North-South first.
+
+    >>> pairs_of(TableResult(1, 1, 4, 2, 5, switched=True), Ranking.ARROW_SWITCHED)
+    (Pair(number=2, direction=<Side.EW: 'EW'>), Pair(number=5, direction=<Side.NS: 'NS'>))
+    """
+    if not ranking.numbered_by_direction:
+        return Pair(result.ns), Pair(result.ew)
+    if result.switched:
+        return Pair(result.ns, Side.EW), Pair(result.ew, Side.NS)
+    return Pair(result.ns, Side.NS), Pair(result.ew, Side.EW)
 
 
 def expected_results(results: Iterable[TableResult]) -> dict[int, int]:
@@ -432,13 +460,10 @@ def score_session(
             tally.top += item.top
             tally.boards += 1
 
-    directions: tuple[Side | None, ...] = (
-        (Side.NS, Side.EW) if ranking is Ranking.BY_DIRECTION else (None,)
-    )
     breaks = tiebreaks or {}
     rankings = []
-    for direction in directions:
-        pairs = [pair for pair in tallies if pair.direction == direction]
+    for direction in ranking.fields:
+        pairs = [pair for pair in tallies if direction is None or pair.direction == direction]
         pairs.sort(key=lambda p: (-tallies[p].key, -breaks.get(p, 0), p.number))
         standings = []
         for pair in pairs:
@@ -472,6 +497,38 @@ class SessionRecord:
     says; a board it does not name expects the most results any board has."""
     totals: Totals = Totals.EXACT
     """How per-board matchpoints add up: exactly, unless a file was scored otherwise."""
+
+    def as_one_field(self) -> SessionRecord:
+        """An arrow-switched session with its pairs numbered across the room, as one-winner
+        Mitchells are published and as results files number a one-field session: the
+        North-South pairs keep their numbers and the East-West pairs follow them (East-West
+        pair 3 of a 7-table Mitchell is pair 10). Any other session is as it is.
+
+        >>> record = SessionRecord((TableResult(1, 1, 1, 1, 1),
+        ...     TableResult(2, 1, 2, 2, 1, switched=True)), ranking=Ranking.ARROW_SWITCHED)
+        >>> [r.pairs for r in record.as_one_field().results]
+        [(1, 2), (3, 1)]
+        """
+        if self.ranking is not Ranking.ARROW_SWITCHED:
+            return self
+        pairs = {pair for result in self.results for pair in pairs_of(result, self.ranking)}
+        pairs |= set(self.names) | set(self.tiebreaks)
+        after = max((pair.number for pair in pairs if pair.direction is Side.NS), default=0)
+
+        def across(pair: Pair) -> Pair:
+            return Pair(pair.number + (after if pair.direction is Side.EW else 0))
+
+        results = []
+        for result in self.results:
+            ns, ew = (across(pair).number for pair in pairs_of(result, self.ranking))
+            results.append(replace(result, ns=ns, ew=ew, switched=False))
+        return replace(
+            self,
+            results=tuple(results),
+            ranking=Ranking.ONE_FIELD,
+            names={across(pair): names for pair, names in self.names.items()},
+            tiebreaks={across(pair): figure for pair, figure in self.tiebreaks.items()},
+        )
 
     def score(self) -> SessionScore:
         """The session scored (:func:`score_session`)."""

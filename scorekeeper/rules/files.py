@@ -838,4 +838,4 @@ def check_date(year: int, month: int, day: int) -> date | None:
 
 def pair_key(number: int, direction: Side | None, ranking: Ranking) -> Pair:
     """The session's key for a pair of the file."""
-    return Pair(number, direction if ranking is Ranking.BY_DIRECTION else None)
+    return Pair(number, direction if ranking.numbered_by_direction else None)

@@ -92,6 +92,7 @@ class MovementRule(Rule):
     PAIR = "pair"
     DIRECTION = "direction"
     NO_SIT_OUT = "no-sit-out"
+    ARROW_SWITCH = "arrow-switch"
 
     @property
     def english(self) -> str:
@@ -119,6 +120,7 @@ _ENGLISH = {
         "A Mitchell pair is NS or EW, and a Howell pair has no direction, not {value!r}."
     ),
     MovementRule.NO_SIT_OUT: "Every table is full: a late pair has no sit-out to take.",
+    MovementRule.ARROW_SWITCH: "An arrow switch is for a Mitchell: a Howell is one field.",
 }
 
 
@@ -150,6 +152,9 @@ class Seating:
     ew: int
     """The East-West pair's number."""
     boards: tuple[int, ...]
+    switched: bool = False
+    """An arrow switch: this round the North-South pair sits East-West and the East-West
+    pair North-South (see :meth:`Movement.with_arrow_switch`)."""
 
     @property
     def board_set(self) -> int:
@@ -157,8 +162,18 @@ class Seating:
         return (self.boards[0] - 1) // len(self.boards) + 1
 
     def pair(self, side: Side) -> int:
-        """The number of the pair sitting ``side``."""
+        """The number of the movement's ``side`` pair at this table."""
         return self.ns if side is Side.NS else self.ew
+
+    def at(self, side: Side) -> tuple[int, Side]:
+        """The pair in ``side``'s seats, with its side in the movement (its numbering in a
+        Mitchell): the other side's pair in an arrow-switched round.
+
+        >>> Seating(4, 1, ns=1, ew=5, boards=(7,), switched=True).at(Side.NS)
+        (5, <Side.EW: 'EW'>)
+        """
+        home = side.opponents if self.switched else side
+        return self.pair(home), home
 
 
 Place = tuple[int, int, int]
@@ -214,6 +229,8 @@ class Movement:
     """The round from which a late pair takes the phantom's place and number (see
     :meth:`with_late_pair`): before it the phantom's opponents sit out, from it everyone
     plays."""
+    switched_rounds: frozenset[int] = frozenset()
+    """The rounds of an arrow switch (see :meth:`with_arrow_switch`)."""
     _places: dict[tuple[int, Side, int], Seating] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -225,10 +242,11 @@ class Movement:
 
     @property
     def ranking(self) -> Ranking:
-        """One ranking per direction for a Mitchell, one for the whole field for a Howell."""
-        if self.kind is MovementKind.MITCHELL:
-            return Ranking.BY_DIRECTION
-        return Ranking.ONE_FIELD
+        """One ranking per direction for a Mitchell, one for the whole field for a Howell or
+        an arrow-switched Mitchell."""
+        if self.kind is MovementKind.HOWELL:
+            return Ranking.ONE_FIELD
+        return Ranking.ARROW_SWITCHED if self.switched_rounds else Ranking.BY_DIRECTION
 
     @property
     def rounds(self) -> int:
@@ -265,6 +283,31 @@ class Movement:
         self._check_round(from_round)
         return dataclasses.replace(self, late_from=from_round)
 
+    def with_arrow_switch(self, rounds: Collection[int]) -> Movement:
+        """The Mitchell with an arrow switch in ``rounds``: in those rounds each table's
+        East-West pair sits North-South and its North-South pair East-West, and plays the
+        other seats' cards. The pairs keep their numbers and their moves; each then has played
+        boards both ways, and the two directions are ranked as one field
+        (``Ranking.ARROW_SWITCHED``). With a quarter of the rounds or so switched (the last
+        round of a short session), the field is fairly mixed. No rounds: no switch.
+
+        >>> movement = mitchell(3, 2).with_arrow_switch({3})
+        >>> movement.ranking, movement.round_seatings(3)[0].at(Side.NS)
+        (<Ranking.ARROW_SWITCHED: 'switched'>, (2, <Side.EW: 'EW'>))
+        >>> movement.next_move(1, 2, Side.EW)
+        (3, <Side.NS: 'NS'>)
+        """
+        if self.kind is not MovementKind.MITCHELL:
+            raise MovementError(MovementRule.ARROW_SWITCH)
+        for round in rounds:
+            self._check_round(round)
+        switched = frozenset(rounds)
+        seatings = tuple(
+            dataclasses.replace(seating, switched=seating.round in switched)
+            for seating in self.seatings
+        )
+        return dataclasses.replace(self, seatings=seatings, switched_rounds=switched)
+
     def is_phantom(self, pair: int, round: int) -> bool:
         """Whether ``pair`` is the phantom in ``round`` (a late pair is not, once arrived)."""
         arrived = self.late_from is not None and round >= self.late_from
@@ -287,7 +330,7 @@ class Movement:
         sits out there; the phantom has a place too.
 
         >>> howell(4, 2).place_of(8, 3)
-        Seating(round=3, table=1, ns=8, ew=3, boards=(5, 6))
+        Seating(round=3, table=1, ns=8, ew=3, boards=(5, 6), switched=False)
         """
         self._check_round(round)
         for side in self._sides(pair, direction):
@@ -302,7 +345,7 @@ class Movement:
 
         >>> movement = mitchell(3, 2, pairs=5)
         >>> movement.seating_of(1, 2, Side.EW)
-        Seating(round=2, table=2, ns=2, ew=1, boards=(5, 6))
+        Seating(round=2, table=2, ns=2, ew=1, boards=(5, 6), switched=False)
         >>> movement.seating_of(1, 2, Side.NS) is None
         True
         """
@@ -385,7 +428,7 @@ class Movement:
             return None
         seating = self.place_of(pair, round + 1, direction)
         side = Side.NS if Side.NS in sides and seating.ns == pair else Side.EW
-        return seating.table, side
+        return seating.table, side.opponents if seating.switched else side
 
     def pairs_listed(self) -> tuple[tuple[int, Side | None], ...]:
         """The real pairs (the phantom left out), as a ranking lists them: by direction in a
@@ -394,7 +437,7 @@ class Movement:
         >>> mitchell(3, 1, pairs=5).pairs_listed()[-2:]
         ((1, <Side.EW: 'EW'>), (2, <Side.EW: 'EW'>))
         """
-        if self.ranking is Ranking.BY_DIRECTION:
+        if self.kind is MovementKind.MITCHELL:
             north_south = [(n, Side.NS) for n in range(1, self.tables + 1)]
             east_west = [(n, Side.EW) for n in range(1, self.tables + 1) if self.is_real(n)]
             return (*north_south, *east_west)
@@ -450,19 +493,21 @@ class Movement:
         return None
 
     def moves_after(self, seating: Seating) -> dict[str, tuple[int, Side] | None] | None:
-        """Where the two pairs of ``seating`` go after its round (``"ns"`` and ``"ew"``), or
-        ``None`` after the last round.
+        """Where the two pairs of ``seating`` go after its round: ``"ns"`` the pair in the
+        North-South seats, ``"ew"`` the one in East-West's (the other way round in an
+        arrow-switched round); ``None`` after the last round.
 
         >>> mitchell(3, 1).moves_after(mitchell(3, 1).seatings[0])
         {'ns': (1, <Side.NS: 'NS'>), 'ew': (2, <Side.EW: 'EW'>)}
         """
         if seating.round >= self.rounds:
             return None
-        by_direction = self.ranking is Ranking.BY_DIRECTION
-        return {
-            "ns": self.next_move(seating.ns, seating.round, Side.NS if by_direction else None),
-            "ew": self.next_move(seating.ew, seating.round, Side.EW if by_direction else None),
-        }
+        moves = {}
+        for key, side in (("ns", Side.NS), ("ew", Side.EW)):
+            pair, direction = seating.at(side)
+            by_direction = self.kind is MovementKind.MITCHELL
+            moves[key] = self.next_move(pair, seating.round, direction if by_direction else None)
+        return moves
 
     def expected_results(self) -> dict[int, int]:
         """Board number to the tables where two real pairs play it: Neuberg's N when every

@@ -788,7 +788,12 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
     spaces. The text ends lines with LF; the caller encodes it (UTF-8).
 
     :func:`read_pbn` reads it back to the same session, its results board by board.
+
+    An arrow-switched Mitchell is written as one field, its pairs numbered across the room
+    (:meth:`~scorekeeper.rules.duplicate.SessionRecord.as_one_field`).
     """
+    if session.ranking is Ranking.ARROW_SWITCHED:
+        session, score = session.as_one_field(), None
     scored = score if score is not None else session.score()
     by_board: dict[int, list[ScoredResult]] = {}
     for item in scored.results:

@@ -604,7 +604,12 @@ def write_usebio(session: SessionRecord, *, score: SessionScore | None = None) -
 
     :func:`read_usebio` reads it back to the same session (its results board by board, and
     each deal with the dealer's hand first).
+
+    An arrow-switched Mitchell is written as one field, its pairs numbered across the room
+    (:meth:`~scorekeeper.rules.duplicate.SessionRecord.as_one_field`).
     """
+    if session.ranking is Ranking.ARROW_SWITCHED:
+        session, score = session.as_one_field(), None
     scored = score if score is not None else session.score()
     by_board: dict[int, list[ScoredResult]] = {}
     for item in scored.results:

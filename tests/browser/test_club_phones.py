@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from scorekeeper.rules.common import Side
 from scorekeeper.rules.movements import howell, mitchell
 from tests.browser.conftest import PHONE
 from tests.browser.test_ascenseur_phone import no_sideways_scroll
@@ -212,3 +213,58 @@ def test_a_ranking_of_44_pairs_prints_from_the_first_page(
     assert pages(info.stdout) <= 2
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / pdf.name).write_bytes(pdf.read_bytes())
+
+
+@pytest.mark.parametrize("served_app", ["sqlite"], indirect=True)
+def test_an_arrow_switched_mitchell_is_played_on_a_phone_and_ranked_as_one_field(
+    browser: Browser, live_server: str
+) -> None:
+    director = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    links = start_session(director, live_server, "mitchell", 3)
+    director.get_by_text("Arrow switch", exact=True).click()
+    director.get_by_role("group", name="Rounds with an arrow switch").get_by_label(
+        "Round 3"
+    ).check()
+    director.get_by_role("button", name="Set the arrow switch").click()
+    expect(director.get_by_role("status")).to_contain_text("Arrow switch in round 3:")
+    no_sideways_scroll(director)
+    director.get_by_text("Arrow switch: round 3").click()
+    director.locator("details", has_text="Arrow switch: round 3").screenshot(
+        path=str(ARTIFACTS / "club-arrow-switch-director.png")
+    )
+    movement = mitchell(3, 3).with_arrow_switch({3})
+
+    phone = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    entered: list[tuple[int, int, int, dict[str, str]]] = []
+    walker = phone_at_tables(phone, links, [1, 2, 3], movement.rounds, entered, random.Random(3))
+    for _step in walker:
+        round_, table = entered[-1][:2]
+        if round_ == 2 and len([e for e in entered if e[:2] == (2, table)]) == 3:
+            # Past round 2 the table's phone tells East-West they sit North-South next.
+            expect(phone.locator(".hint.move")).to_contain_text("East-West go to table")
+            expect(phone.locator(".hint.move")).to_contain_text("(North-South)")
+    phone.goto(f"{links[0]}?round=3")
+    expect(phone.get_by_text("Arrow switch this round: EW 2 sit North-South")).to_be_visible()
+    expect(phone.locator(".pairs-at-table")).to_contain_text("North-South EW 2")
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(ARTIFACTS / "club-arrow-switch-phone.png"))
+
+    counted = []
+    for round_, table, board, fields in entered:
+        seating = movement.round_seatings(round_)[table - 1]
+        (north, north_side), (east, east_side) = seating.at(Side.NS), seating.at(Side.EW)
+        counted.append(
+            (board, (north_side.value, north), (east_side.value, east), ns_score(board, fields))
+        )
+    expected = independent_ranking(counted)
+    director.reload()
+    expect(director.get_by_text("Results in: 27 of 27")).to_be_visible()
+    shown = ranking_rows(director.content())
+    assert len(shown) == 6 == len(expected)
+    percents = [float(pct) for _place, _pair, pct in shown]
+    assert percents == sorted(percents, reverse=True)  # one ranking for the room
+    for _place, pair, pct in shown:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(expected[direction, int(number)][1]):.2f}", pair
+    director.context.close()
+    phone.context.close()

@@ -587,3 +587,56 @@ def test_a_full_movement_has_no_sit_out_for_a_late_pair() -> None:
     assert raised.value.rule is MovementRule.NO_SIT_OUT
     with pytest.raises(MovementError):
         mitchell(3, 2, pairs=5).with_late_pair(9)
+
+
+@given(
+    tables=st.sampled_from(MITCHELL_TABLES),
+    phantom=st.booleans(),
+    data=st.data(),
+)
+def test_an_arrow_switch_seats_the_pairs_the_other_way_in_its_rounds(
+    tables: int, phantom: bool, data: st.DataObject
+) -> None:
+    plain = build(MovementKind.MITCHELL, tables, 2, phantom)
+    chosen = data.draw(st.sets(st.integers(1, plain.rounds), min_size=1))
+    movement = plain.with_arrow_switch(chosen)
+    assert movement.ranking is Ranking.ARROW_SWITCHED
+    assert movement.pairs_listed() == plain.pairs_listed()
+    for seating, before in zip(movement.seatings, plain.seatings, strict=True):
+        # Nobody moves differently, nor plays other boards: only the seats change.
+        assert (seating.round, seating.table, seating.ns, seating.ew, seating.boards) == (
+            before.round, before.table, before.ns, before.ew, before.boards
+        )  # fmt: skip
+        assert seating.switched == (seating.round in chosen)
+        north, east = seating.at(Side.NS), seating.at(Side.EW)
+        expected = ((seating.ew, Side.EW), (seating.ns, Side.NS))
+        assert (north, east) == (expected if seating.switched else expected[::-1])
+        assert movement.sits_out(seating) == plain.sits_out(seating)
+    # Each pair is told the seats it takes next round: the other side's after a switch.
+    for pair, direction in movement.pairs_listed():
+        assert direction is not None
+        for round_ in range(1, movement.rounds):
+            going = movement.next_move(pair, round_, direction)
+            if going is None:
+                continue
+            table, side = going
+            seating = movement.round_seatings(round_ + 1)[table - 1]
+            assert seating.at(side) == (pair, direction)
+
+
+def test_an_arrow_switch_is_for_a_mitchell_and_its_rounds() -> None:
+    assert mitchell(4, 2).with_arrow_switch(()).ranking is Ranking.BY_DIRECTION
+    with pytest.raises(MovementError) as raised:
+        howell(4, 2).with_arrow_switch({1})
+    assert raised.value.rule is MovementRule.ARROW_SWITCH
+    with pytest.raises(MovementError) as raised:
+        mitchell(4, 2).with_arrow_switch({4})
+    assert raised.value.rule is MovementRule.ROUND
+
+
+def test_a_late_pair_and_an_arrow_switch_go_together() -> None:
+    movement = mitchell(5, 2, pairs=9).with_late_pair(2).with_arrow_switch({5})
+    late = movement.round_seatings(5)[movement.place_of(5, 5, Side.EW).table - 1]
+    assert late.at(Side.NS) == (5, Side.EW)
+    assert not movement.sits_out(late)
+    assert movement.pairs == 10

@@ -6,6 +6,7 @@ The file is in tests/data/bridge (see the README there).
 """
 
 import csv
+import dataclasses
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
@@ -389,7 +390,8 @@ def sessions(draw: st.DrawFn) -> SessionRecord:
     tables = draw(st.integers(1, 4))
     boards = draw(st.lists(st.integers(1, 40), min_size=1, max_size=4, unique=True))
     numbers = st.integers(1, 60)
-    if ranking is Ranking.BY_DIRECTION:
+    by_direction = ranking.numbered_by_direction
+    if by_direction:
         north_south = draw(st.lists(numbers, min_size=tables, max_size=tables, unique=True))
         east_west = draw(st.lists(numbers, min_size=tables, max_size=tables, unique=True))
     else:
@@ -398,7 +400,7 @@ def sessions(draw: st.DrawFn) -> SessionRecord:
     results: list[TableResult] = []
     pairs: set[Pair] = set()
     for board in boards:
-        if ranking is Ranking.BY_DIRECTION:
+        if by_direction:
             seats = list(
                 zip(
                     draw(st.permutations(north_south)),
@@ -410,10 +412,14 @@ def sessions(draw: st.DrawFn) -> SessionRecord:
             order = draw(st.permutations(north_south + east_west))
             seats = [(order[2 * index], order[2 * index + 1]) for index in range(tables)]
         for table, (ns, ew) in enumerate(seats[: draw(st.integers(1, tables))], 1):
-            results.append(draw(table_results(board, table, ns, ew)))
-            direction = ranking is Ranking.BY_DIRECTION
-            pairs.add(Pair(ns, Side.NS if direction else None))
-            pairs.add(Pair(ew, Side.EW if direction else None))
+            pairs.add(Pair(ns, Side.NS if by_direction else None))
+            pairs.add(Pair(ew, Side.EW if by_direction else None))
+            # An arrow switch: the East-West pair sits North-South.
+            if ranking is Ranking.ARROW_SWITCHED and draw(st.booleans()):
+                switched = draw(table_results(board, table, ew, ns))
+                results.append(dataclasses.replace(switched, switched=True))
+            else:
+                results.append(draw(table_results(board, table, ns, ew)))
     known = sorted(pairs)
     named = draw(st.lists(st.sampled_from(known), unique=True)) if known else []
     dealt = draw(st.lists(st.integers(1, 40), max_size=3, unique=True))
@@ -434,7 +440,8 @@ def sessions(draw: st.DrawFn) -> SessionRecord:
 
 def board_by_board(session: SessionRecord) -> SessionRecord:
     """The session as a file gives it back: its results board by board, each board's in the
-    order given."""
+    order given; an arrow-switched room numbered across."""
+    session = session.as_one_field()
     results = tuple(sorted(session.results, key=lambda result: result.board))
     return SessionRecord(
         results,

@@ -1411,3 +1411,75 @@ def test_round_by_round_the_phone_s_travellers_are_those_of_the_boards_played(
     club.enter(1, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
     travellers = text(client.get(club.tables[1] + "/travellers"))
     assert "3NT S made" in travellers  # this table's own result, before round 1 is over
+
+
+def test_an_arrow_switched_mitchell_seats_the_phones_and_ranks_as_one_field(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(movement="mitchell", tables="5", boards_per_round="1", pairs="even")
+    rng = random.Random(38)
+    played = []
+    for table in sorted(club.tables):  # round 1 as it was
+        assert club.enter(table, random_result(rng))[2] == 302
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/arrow-switch")]
+    assert form.fields["rounds"] == ["2", "3", "4", "5"]  # round 1 has begun
+    # A round begun meanwhile is refused, and nothing changes.
+    response = client.post(form.action, data={**as_drawn(form), "rounds": ["1", "5"]})
+    page = text(client.get(url))
+    assert "A round chosen has begun meanwhile" in page
+    assert "Arrow switch: rounds" not in page
+    response = client.post(form.action, data={**as_drawn(form), "rounds": ["4", "5"]})
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "Arrow switch in rounds 4, 5: East-West sit North-South there." in page
+    assert "the arrow switch rounds are now: 4, 5" in page  # the log
+    game = club.session(app)
+    movement = game.movement
+    assert movement is not None and movement.switched_rounds == {4, 5}
+    # Round 3's phones say where the pairs sit next: East-West pairs at North-South seats.
+    page = text(client.get(club.tables[1] + "?round=3"))
+    assert "Next round East-West go to table 2 (North-South)." in page
+    for round_ in range(2, 6):
+        for table in sorted(club.tables):
+            page = text(client.get(club.tables[table]))
+            seating = movement.round_seatings(round_)[table - 1]
+            if round_ >= 4:
+                assert "Arrow switch this round" in page
+                assert f"North-South <strong>EW {seating.ew}</strong>" in page
+            else:
+                assert "Arrow switch this round" not in page
+                assert f"North-South <strong>NS {seating.ns}</strong>" in page
+            fields = random_result(rng)
+            _round, board, status = club.enter(table, fields)
+            assert (status, _round) == (302, round_)
+            played.append((board, seating.at(Side.NS), seating.at(Side.EW), fields))
+    # Each pair earns the score of the seats it held: counted here from the seats alone.
+    entered = [
+        (board, (north[1].value, north[0]), (east[1].value, east[0]), ns_score(board, fields))
+        for board, north, east, fields in played
+    ]
+    for result in club.session(app).results:
+        assert result.switched == (result.round >= 4)
+        if result.round == 1:
+            score = result.table_result().score_ns
+            assert score is not None
+            entered.append((result.board, ("NS", result.ns), ("EW", result.ew), score))
+    expected = independent_ranking(entered)
+    page = text(client.get(url))
+    shown = ranking_rows(page)
+    assert len(shown) == 10
+    percents = [float(pct) for _place, _pair, pct in shown]
+    assert percents == sorted(percents, reverse=True)  # one list for the whole room
+    for place, pair, pct in shown:
+        direction, number = pair.split(" ")
+        _total, percent = expected[direction, int(number)]
+        assert pct == f"{float(percent):.2f}", pair
+        assert int(place.rstrip("=")) == 1 + sum(1 for other in percents if other > float(pct))
+    # Its files number the room across: East-West pair 2 is pair 7; the game file keeps it.
+    pbn = client.get(f"{url}/session.pbn").get_data(as_text=True)
+    assert "[TotalScoreTable" in pbn and "Direction" not in pbn.split("[TotalScoreTable")[1][:80]
+    exported = client.get(f"{url}/game.json").get_data()
+    response = upload(client, "/import", exported, "session.json")
+    assert response.status_code == 302, text(response)
+    assert ranking_rows(text(client.get(response.headers["Location"]))) == shown
