@@ -73,6 +73,9 @@ class CorrectionKind(StrEnum):
     new: the board's number)."""
     ARROW_SWITCH = "arrow-switch"
     """The rounds of the arrow switch chosen (new: the rounds, "5, 6"; "–" for none)."""
+    ADDED_TABLE = "added-table"
+    """A table added for late pairs (number: the round it plays from; seat: the table; new:
+    the late pairs)."""
 
 
 def table_token(game: ClubSession, table: int) -> str:
@@ -109,7 +112,7 @@ def summary(game: Game) -> Summary:
     title = game.event or _("Pairs session")
     detail = " · ".join(
         [
-            ngettext("%(num)d table", "%(num)d tables", game.table_count),
+            ngettext("%(num)d table", "%(num)d tables", len(game.tables)),
             ngettext("%(num)d result", "%(num)d results", len(game.results)),
             _("last change %(when)s", when=format_datetime(game.last_change, "short")),
         ]
@@ -186,6 +189,9 @@ describe = describer(
             "where it was played"
         ),
         CorrectionKind.ARROW_SWITCH: _l("At %(time)s: the arrow switch rounds are now: %(to)s"),
+        CorrectionKind.ADDED_TABLE: _l(
+            "At %(time)s: table %(table)d added from round %(board)d for %(to)s"
+        ),
     },
     lambda game, change, code: code_text(code),
     lambda game, change: {"board": change.number, "table": change.seat or 0, "to": change.new},
@@ -242,10 +248,10 @@ def seated_label(seating: Seating, side: Side, ranking: Ranking) -> str:
 
 
 def sitting_out_label(movement: Movement, seating: Seating) -> str:
-    """The pair that sits out at this place, as the room calls it ("NS 7", "Pair 3")."""
+    """The pair that sits out at this place, as the room calls it ("NS 7", "Pair 3"); empty
+    at a table added later, in a round before it was there."""
     sitting = movement.sitting_out(seating)
-    assert sitting is not None
-    return short_pair(*sitting, movement.ranking)
+    return "" if sitting is None else short_pair(*sitting, movement.ranking)
 
 
 def table_result_label(result: TableResult) -> str:

@@ -205,6 +205,39 @@ class LatePairForm(ChangeForm):
         return valid
 
 
+class AddedTableForm(ChangeForm):
+    """One or two pairs arriving after the start of a full Mitchell: one more table from a
+    round on."""
+
+    from_round = SelectField(_l("The new table plays from round"), coerce=int, validate_choice=True)
+    pairs = RadioField(
+        _l("Late pairs"),
+        choices=[
+            SelectChoice("2", _l("Two: the new table is full")),
+            SelectChoice("1", _l("One: a North-South pair sits out each round")),
+        ],
+        default="2",
+    )
+    names = StringField(
+        _l("The North-South pair's players (optional)"),
+        validators=[Length(max=MAX_NAMES)],
+        filters=[stripped],
+    )
+    other_names = StringField(
+        _l("The East-West pair's players (optional)"),
+        validators=[Length(max=MAX_NAMES)],
+        filters=[stripped],
+    )
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        for field in (self.names, self.other_names):
+            if field.data and not printable(field.data):
+                field.errors = [*field.errors, _("A name is made of letters, digits and signs.")]
+                valid = False
+        return valid
+
+
 class ArrowSwitchForm(ChangeForm):
     """The rounds of a Mitchell in which East-West sit North-South and North-South East-West,
     so that the room is ranked as one field."""

@@ -113,6 +113,11 @@ class ClubSession(Game):
     late_from = Setting(lambda value: None if value is None else int(value), None)
     """The round from which a late pair took the sit-out's place (see Movement.with_late_pair)."""
 
+    added_from = Setting(lambda value: None if value is None else int(value), None)
+    """The round from which a table added for late pairs plays (Movement.with_added_table)."""
+    added_pairs = Setting(int, 2)
+    """The late pairs the added table came for: 2, or 1 and a sit-out each round."""
+
     @property
     def switched_rounds(self) -> frozenset[int]:
         """The rounds of a Mitchell's arrow switch (see Movement.with_arrow_switch)."""
@@ -201,6 +206,7 @@ class ClubSession(Game):
             self.pair_count,
             self.late_from,
             self.switched_rounds,
+            (self.added_from, self.added_pairs) if self.added_from is not None else None,
         )
 
     @property
@@ -312,11 +318,15 @@ def _movement(
     pairs: int,
     late_from: int | None = None,
     switched: frozenset[int] = frozenset(),
+    added: tuple[int, int] | None = None,
 ) -> Movement:
-    """Movements are pure and few: each is built once per process (with a late pair from a
-    round, where the session has one and a sit-out for it; with its arrow switch)."""
+    """Movements are pure and few: each is built once per process (with a table added for
+    late pairs from a round, the round and how many; with a late pair from a round, where the
+    session has one and a sit-out for it; with its arrow switch)."""
     assert build is mitchell or build is howell
     movement = build(tables, per_round, pairs=pairs or None)
+    if added is not None:
+        movement = movement.with_added_table(*added)
     if late_from is not None and movement.phantom is not None:
         movement = movement.with_late_pair(late_from)
     if switched:

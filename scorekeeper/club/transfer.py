@@ -45,6 +45,8 @@ class SettingsFile(transfer.Schema):
     names_shown: bool = True
     late_from: Annotated[int, Field(ge=1, le=99)] | None = None
     switched_rounds: Annotated[tuple[Number, ...], Field(max_length=99)] = ()
+    added_from: Annotated[int, Field(ge=1, le=99)] | None = None
+    added_pairs: Literal[1, 2] = 2
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
 
@@ -100,6 +102,7 @@ class Corrections(transfer.CorrectionFile):
         "result-moved",
         "late-pair",
         "arrow-switch",
+        "added-table",
     ]
 
 

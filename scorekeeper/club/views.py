@@ -25,6 +25,7 @@ from scorekeeper.club.family import (
     table_token,
 )
 from scorekeeper.club.forms import (
+    AddedTableForm,
     ArrowSwitchForm,
     ArtificialForm,
     HandsForm,
@@ -67,7 +68,16 @@ from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
-from scorekeeper.rules.movements import Movement, MovementKind, Place, Seating, still_missing
+from scorekeeper.rules.movements import (
+    MAX_MITCHELL_TABLES,
+    Movement,
+    MovementError,
+    MovementKind,
+    Place,
+    Seating,
+    mitchell,
+    still_missing,
+)
 from scorekeeper.rules.pbn import read_hand_records
 from scorekeeper.serving import kept_page
 
@@ -150,6 +160,7 @@ def render_session(game: ClubSession) -> str:
         everything=scorer or game.shows_everything(),
         late_form=late_pair_form(game) if scorer else None,
         switch_form=arrow_switch_form(game) if scorer else None,
+        added_form=added_table_form(game) if scorer else None,
         improbable=to_check(game) if scorer else [],
         **page_context(
             game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
@@ -309,6 +320,109 @@ def late_pair(game_id: str) -> Outcome:
                 "The late pair plays from round %(round)d in the sit-out's place; the tables' "
                 "phones seat it.",
                 round=game.late_from,
+            )
+        )
+
+    return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+# --- A table added for late pairs ---------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1024)
+def table_can_be_added(tables: int, boards_per_round: int, from_round: int) -> bool:
+    """Whether a full Mitchell of ``tables`` tables can take one more from ``from_round``."""
+    try:
+        mitchell(tables, boards_per_round).with_added_table(from_round)
+    except MovementError:
+        return False
+    return True
+
+
+def added_rounds(game: ClubSession) -> list[int]:
+    """The rounds a table added for late pairs may play from: those no table has begun,
+    where the movement can take it; none but in a full Mitchell not changed yet."""
+    movement = game.movement
+    if (
+        movement is None
+        or movement.kind is not MovementKind.MITCHELL
+        or movement.phantom is not None
+        or game.added_from is not None
+        or game.closed
+        or movement.tables >= MAX_MITCHELL_TABLES
+    ):
+        return []
+    first = max((result.round for result in game.results), default=0) + 1
+    return [
+        number
+        for number in range(first, movement.rounds + 1)
+        if table_can_be_added(game.table_count, game.boards_per_round, number)
+    ]
+
+
+def added_table_form(game: ClubSession) -> AddedTableForm | None:
+    rounds = added_rounds(game)
+    if not rounds:
+        return None
+    form = AddedTableForm(formdata=None, data={"drawn_from": game.version})
+    form.from_round.choices = [(r, _("Round %(number)d", number=r)) for r in rounds]
+    return form
+
+
+@bp.post("/<game_id>/added-table")
+def added_table(game_id: str) -> Outcome:
+    """One or two pairs arriving after the start of a full Mitchell: one more table from a
+    round no table has begun. The results so far stay, the new table's phone has its link,
+    and each round one East-West pair plays there on its usual boards (see
+    Movement.with_added_table)."""
+
+    def change(game: ClubSession) -> Outcome | None:
+        form = AddedTableForm()
+        form.from_round.choices = [(r, str(r)) for r in added_rounds(game)]
+        if not form.from_round.choices:
+            flash(_("This session cannot take one more table now."), "error")
+            return game_page(game)
+        if not form.validate():
+            errors = form.names.errors or form.other_names.errors
+            if errors:
+                flash(_("The late pair's names: %(error)s", error=errors[0]), "error")
+            else:
+                flash(_("Choose the round the new table plays from."), "error")
+            return game_page(game)
+        if not drawn_from_now(form, game.version):
+            flash(_("The session changed since this page was drawn; try again."), "error")
+            return game_page(game)
+        late = int(form.pairs.data)
+        game.setting("added_from", int(form.from_round.data))
+        game.setting("added_pairs", late)
+        movement = game.movement
+        assert movement is not None
+        number = movement.tables
+        names = [(Side.NS, form.names.data)] + ([(Side.EW, form.other_names.data)] * (late == 2))
+        for side, players in names:
+            game.pairs.append(ClubPair(number=number, direction=side.value, names=players or ""))
+        game.tables.append(ClubTable(number=number))
+        labels = [short_pair(number, side, movement.ranking) for side, _names in names]
+        game.corrections.append(
+            Correction(
+                number=game.added_from,
+                seat=number,
+                kind=CorrectionKind.ADDED_TABLE,
+                new=", ".join(labels),
+            )
+        )
+        for table in game.tables:  # every phone's page seats the pairs anew
+            table.changed()
+        return None
+
+    def done(game: ClubSession) -> None:
+        flash(
+            _(
+                "Table %(table)d plays from round %(round)d: its link is with the others'. "
+                "Each round one East-West pair plays there on its usual boards; the phones "
+                "say which.",
+                table=len(game.tables),
+                round=game.added_from,
             )
         )
 

@@ -93,6 +93,9 @@ class MovementRule(Rule):
     DIRECTION = "direction"
     NO_SIT_OUT = "no-sit-out"
     ARROW_SWITCH = "arrow-switch"
+    ADDED_TABLE = "added-table"
+    ADDED_PAIRS = "added-pairs"
+    NO_ADDED_TABLE = "no-added-table"
 
     @property
     def english(self) -> str:
@@ -121,6 +124,14 @@ _ENGLISH = {
     ),
     MovementRule.NO_SIT_OUT: "Every table is full: a late pair has no sit-out to take.",
     MovementRule.ARROW_SWITCH: "An arrow switch is for a Mitchell: a Howell is one field.",
+    MovementRule.ADDED_TABLE: (
+        "A table is added to a Mitchell whose tables are full, once, before anything else "
+        "changes it."
+    ),
+    MovementRule.ADDED_PAIRS: "An added table is for 1 or 2 late pairs, not {value!r}.",
+    MovementRule.NO_ADDED_TABLE: (
+        "This movement cannot take one more table from round {round}: try a later round."
+    ),
 }
 
 
@@ -231,6 +242,9 @@ class Movement:
     plays."""
     switched_rounds: frozenset[int] = frozenset()
     """The rounds of an arrow switch (see :meth:`with_arrow_switch`)."""
+    added_from: int | None = None
+    """The round from which the last table plays, added for late pairs (see
+    :meth:`with_added_table`): before it the table was not there."""
     _places: dict[tuple[int, Side, int], Seating] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -254,8 +268,10 @@ class Movement:
 
     @property
     def board_sets(self) -> int:
-        """One per table in a Mitchell, one per round in a Howell."""
-        return self.tables if self.kind is MovementKind.MITCHELL else self.rounds
+        """One per table in a Mitchell (but a table added late), one per round in a Howell."""
+        if self.kind is MovementKind.HOWELL:
+            return self.rounds
+        return self.tables - (self.added_from is not None)
 
     @property
     def boards(self) -> int:
@@ -308,6 +324,57 @@ class Movement:
         )
         return dataclasses.replace(self, seatings=seatings, switched_rounds=switched)
 
+    def with_added_table(self, from_round: int, pairs: int = 2) -> Movement:
+        """The full Mitchell with one more table from ``from_round`` on, for one or two late
+        pairs; the rounds before it are as they were, and nobody else's moves change but for
+        one East-West pair a round.
+
+        The late pair sits North-South at the new table, number ``tables + 1``. Each round one
+        East-West pair goes there instead of to its usual table, and plays there the boards
+        it would have played: the usual table's. The second late pair (East-West, number
+        ``tables + 1``) takes that pair's place at its usual table, the two tables sharing the
+        boards; with one late pair nobody does, and that table's North-South pair sits out
+        the round. The usual tables are chosen so that, over the rounds left, no North-South
+        pair sits out twice, the new table plays each board once and meets each East-West
+        pair once: three conditions of a queens' problem on a torus, which some rooms cannot
+        meet from an early round (:class:`MovementError` then).
+
+        >>> movement = mitchell(5, 1).with_added_table(2, pairs=1)
+        >>> movement.tables, movement.pairs, movement.boards
+        (6, 11, 5)
+        >>> [(s.ns, s.ew, s.boards) for s in movement.table_seatings(6)][1:]
+        [(6, 3, (5,)), (6, 4, (3,)), (6, 5, (1,)), (6, 1, (4,))]
+        """
+        if self.kind is not MovementKind.MITCHELL or self.phantom is not None:
+            raise MovementError(MovementRule.ADDED_TABLE)
+        if self.added_from is not None or self.late_from is not None or self.switched_rounds:
+            raise MovementError(MovementRule.ADDED_TABLE)
+        self._check_round(from_round)
+        if pairs not in (1, 2):
+            raise MovementError(MovementRule.ADDED_PAIRS, value=pairs)
+        usual = _usual_tables(self, from_round)
+        if usual is None:
+            raise MovementError(MovementRule.NO_ADDED_TABLE, round=from_round)
+        added = self.tables + 1
+        seatings = []
+        for round in range(1, self.rounds + 1):
+            row = list(self.round_seatings(round))
+            if round < from_round:  # the table's place, where nobody plays yet
+                row.append(Seating(round, added, added, added, row[0].boards))
+            else:
+                chosen = row[usual[round] - 1]
+                row[chosen.table - 1] = dataclasses.replace(chosen, ew=added)
+                row.append(Seating(round, added, added, chosen.ew, chosen.boards))
+            seatings.extend(row)
+        return Movement(
+            self.kind,
+            added,
+            self.boards_per_round,
+            tuple(seatings),
+            phantom=added if pairs == 1 else None,
+            added_from=from_round,
+        )
+
     def is_phantom(self, pair: int, round: int) -> bool:
         """Whether ``pair`` is the phantom in ``round`` (a late pair is not, once arrived)."""
         arrived = self.late_from is not None and round >= self.late_from
@@ -353,7 +420,10 @@ class Movement:
         return None if self.sits_out(seating) else seating
 
     def sits_out(self, seating: Seating) -> bool:
-        """Whether the phantom has this place: nobody plays at that table this round."""
+        """Whether the phantom has this place, or the table was not there yet: nobody plays
+        at that table this round."""
+        if self.not_yet_there(seating):
+            return True
         if self.phantom is None or not self.is_phantom(self.phantom, seating.round):
             return False
         if self.kind is MovementKind.MITCHELL:
@@ -371,11 +441,19 @@ class Movement:
         >>> movement.sitting_out(movement.place_of(8, 3))
         (3, <Side.EW: 'EW'>)
         """
-        if not self.sits_out(seating):
+        if not self.sits_out(seating) or self.not_yet_there(seating):
             return None
         if seating.ns == self.phantom and self.kind is MovementKind.HOWELL:
             return seating.ew, Side.EW
         return seating.ns, Side.NS
+
+    def not_yet_there(self, seating: Seating) -> bool:
+        """Whether ``seating`` is the added table in a round before it was added."""
+        return (
+            self.added_from is not None
+            and seating.table == self.tables
+            and seating.round < self.added_from
+        )
 
     def shared_with(self, seating: Seating) -> tuple[int, ...]:
         """The other tables playing the same board set in the same round, which pass its
@@ -654,6 +732,49 @@ def howell(tables: int, boards_per_round: int, *, pairs: int | None = None) -> M
                 Seating(round, table, (rho + x) % rounds + 1, (rho + y) % rounds + 1, boards)
             )
     return Movement(MovementKind.HOWELL, tables, boards_per_round, tuple(seatings), phantom)
+
+
+_SEARCH_LIMIT = 200_000
+"""The most choices tried for an added table's usual tables before it is called impossible:
+enough for every room that can (found at once), a bound for those that cannot."""
+
+
+def _usual_tables(movement: Movement, from_round: int) -> dict[int, int] | None:
+    """For each round from ``from_round``, the table whose East-West pair goes to the added
+    table (see :meth:`Movement.with_added_table`): all different, as are their board sets
+    that round and the East-West pairs seated there. Tried first: the table two on each
+    round, which many rooms' rounds allow at once. ``None`` when none is found."""
+    rounds = range(from_round, movement.rounds + 1)
+    rows = {round: movement.round_seatings(round) for round in rounds}
+    chosen: dict[int, int] = {}
+    tables: set[int] = set()
+    sets: set[tuple[int, ...]] = set()
+    pairs: set[int] = set()
+    tried = 0
+
+    def place(round: int) -> bool:
+        nonlocal tried
+        if round > movement.rounds:
+            return True
+        order = sorted(rows[round], key=lambda s: (s.table - 2 * round) % movement.tables)
+        for seating in order:
+            tried += 1
+            if tried > _SEARCH_LIMIT:
+                return False
+            if seating.table in tables or seating.boards in sets or seating.ew in pairs:
+                continue
+            tables.add(seating.table)
+            sets.add(seating.boards)
+            pairs.add(seating.ew)
+            chosen[round] = seating.table
+            if place(round + 1):
+                return True
+            tables.discard(seating.table)
+            sets.discard(seating.boards)
+            pairs.discard(seating.ew)
+        return False
+
+    return chosen if place(from_round) else None
 
 
 def _board_set(number: int, boards_per_round: int) -> tuple[int, ...]:

@@ -26,17 +26,24 @@ FFB = Path(__file__).resolve().parents[1] / "data" / "bridge" / "ffb_2022_dn1_s1
 STRAIN_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
 
 
-def start_session(page: Page, base: str, movement: str, tables: int) -> list[str]:
+def start_session(
+    page: Page, base: str, movement: str, tables: int, boards_per_round: int = 3
+) -> list[str]:
     page.goto(base + "/club/new")
     page.get_by_role("radio", name=re.compile(f"^{movement.capitalize()}:")).check()
     page.get_by_role("group", name="Tables").get_by_role(
         "radio", name=str(tables), exact=True
     ).click()
     page.get_by_role("group", name="Boards a round").get_by_role(
-        "radio", name="3", exact=True
+        "radio", name=str(boards_per_round), exact=True
     ).click()
     page.get_by_role("button", name="Start the session").click()
     expect(page.get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
+    return table_links(page, base, tables)
+
+
+def table_links(page: Page, base: str, tables: int) -> list[str]:
+    """The tables' links as the director's page gives them."""
     page.get_by_text("A link for each table's phone").click()
     links = page.locator(".table-links input").evaluate_all("(inputs) => inputs.map(i => i.value)")
     assert len(links) == tables
@@ -266,5 +273,68 @@ def test_an_arrow_switched_mitchell_is_played_on_a_phone_and_ranked_as_one_field
     for _place, pair, pct in shown:
         direction, number = pair.split(" ")
         assert pct == f"{float(expected[direction, int(number)][1]):.2f}", pair
+    director.context.close()
+    phone.context.close()
+
+
+@pytest.mark.parametrize("served_app", ["postgresql"], indirect=True)
+def test_a_late_pair_arrives_in_round_2_and_the_mitchell_becomes_8_tables(
+    browser: Browser, live_server: str
+) -> None:
+    director = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    links = start_session(director, live_server, "mitchell", 7, boards_per_round=1)
+    session = director.url
+    phone = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    rng = random.Random(8)
+    entered: list[tuple[int, int, int, dict[str, str]]] = []
+    for _step in phone_at_tables(phone, links, list(range(1, 8)), 1, entered, rng):
+        pass
+    assert len(entered) == 7
+
+    director.goto(session)
+    director.get_by_text("Late pairs: one more table").click()
+    director.get_by_label("The new table plays from round").select_option("2")
+    director.get_by_role("radio", name="One: a North-South pair sits out each round").check()
+    director.get_by_label("The North-South pair's players (optional)").fill("Zoé – Yann")
+    director.locator("details", has_text="Late pairs: one more table").screenshot(
+        path=str(ARTIFACTS / "club-added-table-director.png")
+    )
+    director.get_by_role("button", name="Add the table").click()
+    expect(director.get_by_role("status")).to_contain_text("Table 8 plays from round 2")
+    no_sideways_scroll(director)
+    links = table_links(director, live_server, 8)
+    movement = mitchell(7, 1).with_added_table(2, pairs=1)
+
+    for _step in phone_at_tables(phone, links, list(range(1, 9)), 7, entered, rng):
+        pass
+    sat_out = []
+    for seating in movement.seatings:
+        if seating.round > 1 and movement.sits_out(seating):
+            phone.goto(f"{links[seating.table - 1]}?round={seating.round}")
+            expect(phone.locator(".winner")).to_contain_text("sits out this round")
+            sat_out.append(seating.ns)
+    assert len(sat_out) == len(set(sat_out)) == 6  # a different pair each round
+    phone.goto(f"{links[7]}?round=2")
+    expect(phone.locator(".pairs-at-table")).to_contain_text("North-South NS 8")
+    expect(phone.locator(".pairs-at-table")).to_contain_text("Zoé – Yann")
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(ARTIFACTS / "club-added-table-phone.png"), full_page=True)
+    assert len(entered) == 7 + 6 * 7
+
+    counted = []
+    for round_, table, board, fields in entered:
+        seating = movement.round_seatings(round_)[table - 1]
+        counted.append((board, ("NS", seating.ns), ("EW", seating.ew), ns_score(board, fields)))
+    expected = independent_ranking(counted)
+    director.goto(session)
+    expect(director.get_by_text("Results in: 49 of 49")).to_be_visible()
+    shown = ranking_rows(director.content())
+    assert len(shown) == 15 == len(expected)
+    for _place, pair, pct in shown:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(expected[direction, int(number)][1]):.2f}", pair
+    director.goto(f"{session}/movement")
+    expect(director.locator(".movement-grid")).to_contain_text("not there yet")
+    no_sideways_scroll(director)
     director.context.close()
     phone.context.close()

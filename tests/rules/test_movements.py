@@ -640,3 +640,111 @@ def test_a_late_pair_and_an_arrow_switch_go_together() -> None:
     assert late.at(Side.NS) == (5, Side.EW)
     assert not movement.sits_out(late)
     assert movement.pairs == 10
+
+
+ADDED = [(tables, late) for tables in MITCHELL_TABLES for late in (1, 2)]
+
+
+@pytest.mark.parametrize(("tables", "late"), ADDED)
+def test_a_table_added_for_late_pairs_keeps_the_rules_from_any_round_it_can(
+    tables: int, late: int
+) -> None:
+    base = mitchell(tables, 2)
+    added = tables + 1
+    refused = []
+    for arrival in range(1, base.rounds + 1):
+        try:
+            movement = base.with_added_table(arrival, pairs=late)
+        except MovementError as error:
+            assert error.rule is MovementRule.NO_ADDED_TABLE
+            refused.append(arrival)
+            continue
+        assert (movement.tables, movement.rounds, movement.boards) == (
+            added, base.rounds, base.boards
+        )  # fmt: skip
+        assert movement.pairs == 2 * tables + late
+        met: set[tuple[int, int]] = set()
+        played: Counter[tuple[Side, int, int]] = Counter()
+        sat_out: Counter[int] = Counter()
+        for round_ in range(1, movement.rounds + 1):
+            row, before = movement.round_seatings(round_), base.round_seatings(round_)
+            changed = [s for s in row[:tables] if s not in before]
+            if round_ < arrival:  # as it was, the new table not there yet
+                assert row[:tables] == before and not changed
+                assert movement.sits_out(row[-1]) and movement.sitting_out(row[-1]) is None
+            else:
+                # One East-West pair goes to the new table with its usual boards.
+                (usual,) = changed
+                new = row[-1]
+                old = before[usual.table - 1]
+                assert (new.ns, new.ew, new.boards) == (added, old.ew, old.boards)
+                assert usual.ew == added
+                assert movement.sits_out(usual) == (late == 1)
+                if late == 2:
+                    assert movement.shared_with(new) == (usual.table,)
+                else:
+                    sat_out[usual.ns] += 1
+            seen = set()
+            for seating in row:
+                if movement.sits_out(seating):
+                    continue
+                pairs = ((Side.NS, seating.ns), (Side.EW, seating.ew))
+                for pair in pairs:
+                    assert pair not in seen  # one place a round
+                    seen.add(pair)
+                    for board in seating.boards:
+                        played[(*pair, board)] += 1
+                assert (seating.ns, seating.ew) not in met  # nobody meets twice
+                met.add((seating.ns, seating.ew))
+        assert max(played.values()) == 1  # nobody plays a board twice
+        assert all(count == 1 for count in sat_out.values())  # nobody sits out twice
+        # Each pair is told where it goes, the late ones from the new table's first round.
+        for pair, direction in movement.pairs_listed():
+            assert direction is not None
+            for round_ in range(max(arrival, 1), movement.rounds):
+                going = movement.next_move(pair, round_, direction)
+                if going is not None:
+                    table, side = going
+                    assert movement.round_seatings(round_ + 1)[table - 1].at(side) == (
+                        pair, direction
+                    )  # fmt: skip
+    # Some rooms cannot from the first rounds (a third of them at most); all can after.
+    assert all(arrival <= max(1, base.rounds // 3) + 1 for arrival in refused), refused
+
+
+def test_some_rooms_cannot_take_a_table_from_the_start() -> None:
+    with pytest.raises(MovementError) as raised:
+        mitchell(9, 2).with_added_table(1)
+    assert raised.value.rule is MovementRule.NO_ADDED_TABLE
+    assert str(raised.value) == (
+        "This movement cannot take one more table from round 1: try a later round."
+    )
+    assert mitchell(9, 2).with_added_table(3).tables == 10
+
+
+def test_a_table_is_added_to_a_full_mitchell_only_once() -> None:
+    for movement in (
+        howell(4, 2),
+        mitchell(5, 2, pairs=9),
+        mitchell(5, 2).with_added_table(2),
+        mitchell(5, 2).with_arrow_switch({5}),
+    ):
+        with pytest.raises(MovementError) as raised:
+            movement.with_added_table(3)
+        assert raised.value.rule is MovementRule.ADDED_TABLE
+    with pytest.raises(MovementError) as raised:
+        mitchell(5, 2).with_added_table(2, pairs=3)
+    assert raised.value.rule is MovementRule.ADDED_PAIRS
+
+
+def test_the_seven_table_mitchell_takes_an_eighth_table_in_round_2() -> None:
+    movement = mitchell(7, 3).with_added_table(2, pairs=1)
+    assert (movement.tables, movement.pairs, movement.rounds) == (8, 15, 7)
+    # With a single late pair, its arrival fills no table: the sit-out moves round by round.
+    sitting = [movement.sitting_out(s) for s in movement.seatings if movement.sits_out(s)]
+    assert sitting[0] is None  # round 1: table 8 was not there
+    assert len({pair for pair in sitting[1:]}) == 6
+    # A second late pair later fills the sit-out as any late pair does.
+    full = movement.with_late_pair(4)
+    assert full.pairs == 16
+    assert not any(full.sits_out(s) for s in full.seatings if s.round >= 4)

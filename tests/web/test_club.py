@@ -1483,3 +1483,63 @@ def test_an_arrow_switched_mitchell_seats_the_phones_and_ranks_as_one_field(
     response = upload(client, "/import", exported, "session.json")
     assert response.status_code == 302, text(response)
     assert ranking_rows(text(client.get(response.headers["Location"]))) == shown
+
+
+@pytest.mark.parametrize("late", [1, 2])
+def test_late_pairs_get_one_more_table_and_the_session_ranks_as_counted(
+    client: FlaskClient, app: Flask, late: int
+) -> None:
+    club = Club(client)
+    url = club.start(movement="mitchell", tables="7", boards_per_round="1", pairs="even")
+    rng = random.Random(late)
+    for table in sorted(club.tables):  # round 1 as it was
+        assert club.enter(table, random_result(rng))[2] == 302
+    assert "Late pairs: one more table" in text(client.get(url))
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/added-table")]
+    assert form.fields["from_round"] == ["2", "3", "4", "5", "6", "7"]  # round 1 has begun
+    response = client.post(form.action, data={**as_drawn(form), "from_round": "1"})
+    assert "Choose the round the new table plays from." in text(client.get(url))
+    data = {**as_drawn(form), "from_round": "2", "pairs": str(late), "names": "Zoé – Yann"}
+    response = client.post(form.action, data=data)
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "Table 8 plays from round 2" in page
+    assert "table 8 added from round 2 for NS 8" in page  # the log
+    assert "Late pairs: one more table" not in page  # once only
+    # The new table has its link, like the others.
+    club.tables = {int(number): link for link, number in TABLE_LINK.findall(page)}
+    assert sorted(club.tables) == list(range(1, 9))
+    movement = mitchell(7, 1).with_added_table(2, pairs=late)
+    assert club.session(app).movement == movement
+    assert "This table plays from round 2." in text(client.get(club.tables[8] + "?round=1"))
+    entered = []
+    for result in club.session(app).results:
+        score = result.table_result().score_ns
+        assert score is not None
+        entered.append((result.board, ("NS", result.ns), ("EW", result.ew), score))
+    for round_ in range(2, 8):
+        for seating in movement.round_seatings(round_):
+            page = text(client.get(club.tables[seating.table]))
+            if movement.sits_out(seating):
+                assert "sits out this round" in page
+                continue
+            assert f"North-South <strong>NS {seating.ns}</strong>" in page
+            assert f"East-West <strong>EW {seating.ew}</strong>" in page
+            if movement.shared_with(seating):
+                assert "the boards are shared with table" in page
+            fields = random_result(rng)
+            played_round, board, status = club.enter(seating.table, fields)
+            assert (status, played_round, board) == (302, round_, seating.boards[0])
+            entered.append((board, ("NS", seating.ns), ("EW", seating.ew), ns_score(board, fields)))
+    expected = independent_ranking(entered)
+    page = text(client.get(url))
+    shown = ranking_rows(page)
+    assert len(shown) == 14 + late == len(expected)
+    for _place, pair, pct in shown:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(expected[direction, int(number)][1]):.2f}", pair
+    assert "Zoé – Yann" in page
+    exported = client.get(f"{url}/game.json").get_data()
+    response = upload(client, "/import", exported, "session.json")
+    assert response.status_code == 302, text(response)
+    assert ranking_rows(text(client.get(response.headers["Location"]))) == shown
