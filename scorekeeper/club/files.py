@@ -107,6 +107,7 @@ def session_of(record: SessionRecord) -> ClubSession:
             "ranking": record.ranking.value,
             "scoring": record.scoring.value,
             "event": record.event[:60],
+            **({"club": record.club[:60]} if record.club else {}),
             # How the file scored its session, when it is not the default.
             **({"expected": sorted(record.expected.items())} if record.expected else {}),
             **({"totals": record.totals.value} if record.totals is not Totals.EXACT else {}),

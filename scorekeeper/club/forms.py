@@ -70,6 +70,9 @@ class SetupForm(NewGameForm):
     event = StringField(
         _l("Session"), validators=[Length(max=MAX_EVENT)], filters=[stripped], default=""
     )
+    club = StringField(
+        _l("Club"), validators=[Length(max=MAX_EVENT)], filters=[stripped], default=""
+    )
     movement = RadioField(
         _l("Movement"),
         choices=[
@@ -120,9 +123,10 @@ class SetupForm(NewGameForm):
         ):
             self.tables.errors = [_("A Howell is for 3 to 8 tables; choose a Mitchell for more.")]
             return False
-        if self.event.data and not printable(self.event.data):
-            self.event.errors = [_("A name is made of letters, digits and signs.")]
-            return False
+        for field in (self.event, self.club):
+            if field.data and not printable(field.data):
+                field.errors = [_("A name is made of letters, digits and signs.")]
+                return False
         return valid
 
 

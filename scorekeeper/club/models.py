@@ -91,6 +91,8 @@ class ClubSession(Game):
         return Ranking(self.settings.get("ranking", Ranking.ONE_FIELD))
 
     event = Setting(str, "")
+    club = Setting(str, "")
+    """The club's name, for its results files (USEBIO's CLUB), when given."""
 
     @property
     def file_expected(self) -> dict[int, int] | None:
@@ -232,6 +234,7 @@ class ClubSession(Game):
             ranking=self.ranking,
             scoring=self.scoring,
             event=self.event,
+            club=self.club,
             date=self.played_on or self.created_at.date(),
             names={pair.key: pair.names for pair in self.pairs if pair.names},
             deals={deal.board: deal.deal for deal in self.deals},

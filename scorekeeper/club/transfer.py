@@ -38,6 +38,7 @@ class SettingsFile(transfer.Schema):
     scoring: Literal["matchpoints", "butler"] = "matchpoints"
     ranking: Literal["field", "direction", "switched"] = "field"
     event: transfer.Text(MAX_EVENT) = ""  # type: ignore[valid-type]
+    club: transfer.Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     date: datetime.date | None = None
     """The day the session was played, when its results file gave it."""
     closed: bool = False

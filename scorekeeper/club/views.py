@@ -105,6 +105,7 @@ def new_session(form: SetupForm) -> ClubSession:
         "pairs": form.pair_count(),
         "scoring": form.scoring.data,
         "event": form.event.data or "",
+        **({"club": form.club.data} if form.club.data else {}),
         "shown": form.shown.data,
     }
     game = ClubSession(settings=settings)

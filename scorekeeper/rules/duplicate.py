@@ -486,6 +486,8 @@ class SessionRecord:
     scoring: Scoring = Scoring.MATCHPOINTS
     event: str = ""
     date: date | None = None
+    club: str = ""
+    """The club that ran the session, when known."""
     names: Mapping[Pair, str] = field(default_factory=dict)
     """Each pair's players as one line ("Anne Martin - Bruno Petit"); pairs without are absent."""
     deals: Mapping[int, str] = field(default_factory=dict)

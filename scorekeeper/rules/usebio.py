@@ -4,15 +4,17 @@ file comes from elsewhere), and written back.
 
 What is read and written::
 
+    <!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">
     <USEBIO Version="1.2">
-      <EVENT EVENT_TYPE="PAIRS">
+      <CLUB><CLUB_NAME>Little Snoring BC</CLUB_NAME></CLUB>     (when known)
+      <EVENT EVENT_TYPE="MP_PAIRS">                     (BUTLER_PAIRS; "PAIRS" is read too)
         <EVENT_DESCRIPTION>Monday pairs</EVENT_DESCRIPTION>
         <DATE>06/02/2022</DATE>                            (DD/MM/YYYY)
         <BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>   (or BUTLER_IMPS)
         <WINNER_TYPE>1</WINNER_TYPE>           (2: one ranking per direction, a Mitchell)
         <PARTICIPANTS>
           <PAIR>
-            <PAIR_NUMBER>7</PAIR_NUMBER> <DIRECTION>NS</DIRECTION>
+            <PAIR_NUMBER>7 NS</PAIR_NUMBER> <DIRECTION>NS</DIRECTION>   ("7" in one field)
             <PLAYER><PLAYER_NAME>Anne Martin</PLAYER_NAME></PLAYER> ...
             <PLACE>1</PLACE>                   ("3=" when tied)
             <TOTAL_SCORE>771.2</TOTAL_SCORE> <PERCENTAGE>61.21</PERCENTAGE>
@@ -21,7 +23,7 @@ What is read and written::
         <BOARD>
           <BOARD_NUMBER>1</BOARD_NUMBER>
           <TRAVELLER_LINE>
-            <NS_PAIR_NUMBER>3</NS_PAIR_NUMBER> <EW_PAIR_NUMBER>42</EW_PAIR_NUMBER>
+            <NS_PAIR_NUMBER>3 NS</NS_PAIR_NUMBER> <EW_PAIR_NUMBER>4 EW</EW_PAIR_NUMBER>
             <CONTRACT>4S</CONTRACT>            ("3NTx", "PASS")
             <PLAYED_BY>S</PLAYED_BY> <LEAD>S9</LEAD> <TRICKS>10</TRICKS>
             <SCORE>420</SCORE>                 (North-South's; "A6040" for artificial scores)
@@ -80,6 +82,7 @@ from scorekeeper.rules.duplicate import (
     SessionRecord,
     SessionScore,
     TableResult,
+    pairs_of,
 )
 from scorekeeper.rules.files import (
     MAX_BOARD,
@@ -496,12 +499,19 @@ def read_usebio(data: bytes) -> UsebioFile:
         scoring=scoring,
         event=_long("EVENT", "EVENT_DESCRIPTION", _raw(event, "EVENT_DESCRIPTION")),
         date=_date(_text(event, "DATE")),
+        club=_club(root),
         names={standing.pair: standing.names for standing in standings if standing.names},
         deals=_deals(root),
         tiebreaks={s.pair: s.tiebreak for s in standings if s.tiebreak is not None},
     )
     published = Published(tuple(line.published for line in lines), tuple(standings))
     return UsebioFile(as_scored(session, published), published)
+
+
+def _club(root: ET.Element) -> str:
+    """The club's name, when the file gives it."""
+    club = root.find("CLUB")
+    return "" if club is None else _long("CLUB", "CLUB_NAME", _raw(club, "CLUB_NAME"))
 
 
 def _raw(element: ET.Element, name: str) -> str:
@@ -522,13 +532,20 @@ def _add(parent: ET.Element, name: str, text: str) -> ET.Element:
 _PERCENT = {Artificial.AVERAGE_PLUS: "60", Artificial.AVERAGE: "50", Artificial.AVERAGE_MINUS: "40"}
 
 
-def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring) -> None:
+def _pair_text(number: int, direction: Side | None) -> str:
+    """A pair's number as club programs write it: "3 NS" where pairs are numbered within
+    their direction, "3" in one field."""
+    return str(number) if direction is None else f"{number} {direction.value}"
+
+
+def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring, ranking: Ranking) -> None:
     result = item.result
     line = ET.SubElement(board, "TRAVELLER_LINE")
     _add(line, "ROUND_NUMBER", str(result.round))
     _add(line, "TABLE_NUMBER", str(result.table))
-    _add(line, "NS_PAIR_NUMBER", str(result.ns))
-    _add(line, "EW_PAIR_NUMBER", str(result.ew))
+    north, east = pairs_of(result, ranking)
+    _add(line, "NS_PAIR_NUMBER", _pair_text(north.number, north.direction))
+    _add(line, "EW_PAIR_NUMBER", _pair_text(east.number, east.direction))
     contract = result.contract
     if contract is not None and result.declarer is not None:
         written = f"{contract.level}{contract.strain.value}{'x' * contract.doubled}"
@@ -555,7 +572,7 @@ def _write_pairs(event: ET.Element, session: SessionRecord, scored: SessionScore
     for direction, standings in scored.rankings:
         for standing in standings:
             pair = ET.SubElement(participants, "PAIR")
-            _add(pair, "PAIR_NUMBER", str(standing.pair.number))
+            _add(pair, "PAIR_NUMBER", _pair_text(standing.pair.number, direction))
             if direction is not None:
                 _add(pair, "DIRECTION", direction.value)
             _add(pair, "BOARDS_PLAYED", str(standing.boards))
@@ -570,6 +587,10 @@ def _write_pairs(event: ET.Element, session: SessionRecord, scored: SessionScore
             tiebreak = session.tiebreaks.get(standing.pair)
             if tiebreak is not None:
                 _add(pair, "TIEBREAK", str(tiebreak))
+
+
+DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
+"""The document type club programs' USEBIO 1.2 files declare: no DTD is fetched on reading."""
 
 
 def _write_hands(root: ET.Element, deals: Mapping[int, str]) -> None:
@@ -599,8 +620,10 @@ def write_usebio(session: SessionRecord, *, score: SessionScore | None = None) -
     scoring) from ``score`` (by default ``session.score()``), and the known deals as a
     HANDSET. Control characters in names become spaces.
 
-    No DOCTYPE is written: the elements this module adds (see above) are not in the USEBIO
-    DTD, and a reader that validated against it would refuse them.
+    It looks as club programs' USEBIO 1.2 files do: the DOCTYPE naming the USEBIO DTD, the
+    CLUB (when known), the event type MP_PAIRS or BUTLER_PAIRS, pair numbers with their
+    direction in a Mitchell ("3 NS"). The few elements this module adds (see above) are
+    ignored by readers that do not know them.
 
     :func:`read_usebio` reads it back to the same session (its results board by board, and
     each deal with the dealer's hand first).
@@ -615,13 +638,15 @@ def write_usebio(session: SessionRecord, *, score: SessionScore | None = None) -
     for item in scored.results:
         by_board.setdefault(item.result.board, []).append(item)
     root = ET.Element("USEBIO", {"Version": "1.2"})
-    event = ET.SubElement(root, "EVENT", {"EVENT_TYPE": "PAIRS"})
+    if session.club:
+        _add(ET.SubElement(root, "CLUB"), "CLUB_NAME", clean_text(session.club))
+    butler = session.scoring is Scoring.BUTLER
+    event = ET.SubElement(root, "EVENT", {"EVENT_TYPE": "BUTLER_PAIRS" if butler else "MP_PAIRS"})
     _add(event, "PROGRAM_NAME", "Scorekeeper")
     _add(event, "EVENT_DESCRIPTION", clean_text(session.event))
     if session.date is not None:
         day = session.date
         _add(event, "DATE", f"{day.day:02d}/{day.month:02d}/{day.year:04d}")
-    butler = session.scoring is Scoring.BUTLER
     _add(event, "BOARD_SCORING_METHOD", "BUTLER_IMPS" if butler else "MATCH_POINTS")
     _add(event, "WINNER_TYPE", "2" if session.ranking is Ranking.BY_DIRECTION else "1")
     _add(event, "BOARDS_PLAYED", str(len(by_board)))
@@ -630,8 +655,8 @@ def write_usebio(session: SessionRecord, *, score: SessionScore | None = None) -
         board = ET.SubElement(event, "BOARD")
         _add(board, "BOARD_NUMBER", str(number))
         for item in by_board[number]:
-            _write_line(board, item, session.scoring)
+            _write_line(board, item, session.scoring, session.ranking)
     _write_hands(root, session.deals)
     ET.indent(root, "  ")
     body = ET.tostring(root, encoding="unicode")
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode()
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{DOCTYPE}\n{body}\n'.encode()

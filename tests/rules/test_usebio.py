@@ -3,6 +3,7 @@ published figure, sessions of every shape round-tripped, a file as other program
 and anything else (an XML bomb, an external entity, garbage) refused with a UsebioError.
 """
 
+import dataclasses
 import math
 from collections import defaultdict
 from collections.abc import Callable
@@ -71,8 +72,12 @@ def test_its_published_figures_are_the_pbn_files(ffb: PbnFile, ffb_usebio: bytes
 
 def test_the_ffb_usebio_file_looks_as_usebio_files_do(ffb_usebio: bytes) -> None:
     text = ffb_usebio.decode("utf-8")
-    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<USEBIO Version="1.2">')
-    assert '<EVENT EVENT_TYPE="PAIRS">' in text
+    assert text.startswith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">\n'
+        '<USEBIO Version="1.2">'
+    )
+    assert '<EVENT EVENT_TYPE="MP_PAIRS">' in text
     assert "<DATE>06/02/2022</DATE>" in text
     assert "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>" in text
     assert "<WINNER_TYPE>1</WINNER_TYPE>" in text
@@ -165,6 +170,7 @@ def test_a_file_from_another_program() -> None:
     assert session.ranking is Ranking.BY_DIRECTION
     assert session.scoring is Scoring.MATCHPOINTS
     assert (session.event, session.date) == ("Tuesday Mitchell été", date(2024, 9, 3))
+    assert session.club == "Little Snoring BC"
     first, artificial, passed = session.results
     assert (first.board, first.table, first.round, first.ns, first.ew) == (5, 1, 1, 1, 2)
     assert (first.contract, first.declarer, first.tricks, first.lead) == (
@@ -190,6 +196,22 @@ def test_a_file_from_another_program() -> None:
         Figure.PERCENTAGE,
         Figure.RANK,
     }
+
+
+def test_a_mitchell_is_written_as_club_programs_write_it() -> None:
+    session = dataclasses.replace(read_usebio(OTHER).session, scoring=Scoring.BUTLER)
+    data = write_usebio(session)
+    text = data.decode("utf-8")
+    assert '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">' in text
+    assert "<CLUB>\n    <CLUB_NAME>Little Snoring BC</CLUB_NAME>\n  </CLUB>" in text
+    assert '<EVENT EVENT_TYPE="BUTLER_PAIRS">' in text
+    assert "<PAIR_NUMBER>1 NS</PAIR_NUMBER>" in text and "<PAIR_NUMBER>2 EW</PAIR_NUMBER>" in text
+    assert "<NS_PAIR_NUMBER>1 NS</NS_PAIR_NUMBER>" in text
+    assert "<EW_PAIR_NUMBER>2 EW</EW_PAIR_NUMBER>" in text
+    again = read_usebio(data).session
+    assert again.club == "Little Snoring BC"
+    assert again.ranking is Ranking.BY_DIRECTION
+    assert again.results == tuple(sorted(session.results, key=lambda r: r.board))
 
 
 def test_artificial_scores_written_other_ways() -> None:
