@@ -338,3 +338,41 @@ def test_a_late_pair_arrives_in_round_2_and_the_mitchell_becomes_8_tables(
     no_sideways_scroll(director)
     director.context.close()
     phone.context.close()
+
+
+@pytest.mark.parametrize("served_app", ["sqlite"], indirect=True)
+def test_a_result_entered_for_the_wrong_board_is_moved_by_the_director(
+    browser: Browser, live_server: str
+) -> None:
+    director = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    links = start_session(director, live_server, "mitchell", 3)
+    session = director.url
+    phone = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    phone.goto(links[0])
+    expect(phone.locator("#board-title")).to_have_text("Board 1")
+    # The table picked up board 2 first, and entered its result as board 1's.
+    four_spades = {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "1"}
+    tap_result(phone, four_spades)
+
+    director.goto(f"{session}/results/1/1/1")
+    director.get_by_label("The board this table played").select_option("2")
+    director.get_by_role("button", name="Move the result to this board").click()
+    expect(director.get_by_role("status")).to_contain_text(
+        "The result of board 1 at table 1 is now board 2's"
+    )
+    expect(director.get_by_text("moved to board 2, where it was played")).to_have_count(1)
+    no_sideways_scroll(director)
+
+    # The phone asks for board 1 again; board 2 is in, as the pairs played it.
+    phone.goto(links[0])
+    expect(phone.locator("#board-title")).to_have_text("Board 1")
+    expect(phone.get_by_text("Board 2", exact=True)).to_be_visible()
+    expect(phone.locator("li", has_text="Board 2")).to_contain_text("4♠ N +1")
+    director.goto(f"{session}/travellers")
+    board_2 = director.locator("table", has=director.get_by_text("Board 2 ·"))
+    expect(board_2.locator("tbody tr")).to_have_count(1)
+    expect(board_2.locator("tbody tr").first).to_contain_text("4♠ N +1")
+    board_1 = director.locator("table", has=director.get_by_text("Board 1 ·"))
+    expect(board_1.locator("tbody tr")).to_have_count(0)
+    director.context.close()
+    phone.context.close()

@@ -64,10 +64,19 @@ def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
     token = TOKEN.search(text(phone.client.get(director.tables[1])))
     assert token
     sent = {"csrf_token": token.group(1), "drawn_from": str(session.live_version)}
-    for url in ("close", "undo", "shown", "pairs", "results/1/1/1", "results/1/2/3"):
-        response = phone.client.post(
-            f"{director.url}/{url}", data={**sent, "action": "delete", "shown": "all"}
-        )
+    changes = {"action": "delete", "shown": "all", "from_round": "2", "rounds": "3", "pairs": "2"}
+    for url in (
+        "close",
+        "undo",
+        "shown",
+        "pairs",
+        "results/1/1/1",
+        "results/1/2/3",
+        "late-pair",
+        "added-table",
+        "arrow-switch",
+    ):
+        response = phone.client.post(f"{director.url}/{url}", data={**sent, **changes})
         assert response.status_code == 403, url
     assert director.session(app).settings == session.settings
     assert len(director.session(app).results) == 1
