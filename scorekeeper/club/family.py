@@ -73,6 +73,8 @@ class CorrectionKind(StrEnum):
     new: the board's number)."""
     ARROW_SWITCH = "arrow-switch"
     """The rounds of the arrow switch chosen (new: the rounds, "5, 6"; "–" for none)."""
+    LEFT = "pair-left"
+    """A pair left before the end (number: the first round it did not play; new: the pair)."""
     ADDED_TABLE = "added-table"
     """A table added for late pairs (number: the round it plays from; seat: the table; new:
     the late pairs)."""
@@ -189,6 +191,9 @@ describe = describer(
             "where it was played"
         ),
         CorrectionKind.ARROW_SWITCH: _l("At %(time)s: the arrow switch rounds are now: %(to)s"),
+        CorrectionKind.LEFT: _l(
+            "At %(time)s: %(to)s leaves; from round %(board)d the pairs it would have met sit out"
+        ),
         CorrectionKind.ADDED_TABLE: _l(
             "At %(time)s: table %(table)d added from round %(board)d for %(to)s"
         ),

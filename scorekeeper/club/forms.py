@@ -242,6 +242,13 @@ class AddedTableForm(ChangeForm):
         return valid
 
 
+class LeavingPairForm(ChangeForm):
+    """A pair leaving before the end: from a round on, the pairs it would have met sit out."""
+
+    pair = SelectField(_l("The pair leaving"), validate_choice=True)
+    from_round = SelectField(_l("Its first round not played"), coerce=int, validate_choice=True)
+
+
 class ArrowSwitchForm(ChangeForm):
     """The rounds of a Mitchell in which East-West sit North-South and North-South East-West,
     so that the room is ranked as one field."""

@@ -118,6 +118,12 @@ class ClubSession(Game):
     added_from = Setting(lambda value: None if value is None else int(value), None)
     """The round from which a table added for late pairs plays (Movement.with_added_table)."""
     added_pairs = Setting(int, 2)
+    left_pair = Setting(lambda value: None if value is None else int(value), None)
+    """A pair that left before the end (Movement.with_pair_leaving): its number, ..."""
+    left_direction = Setting(str, "")
+    """... its direction in a Mitchell ("NS", "EW"), ..."""
+    left_from = Setting(lambda value: None if value is None else int(value), None)
+    """... and the first round it did not play."""
     """The late pairs the added table came for: 2, or 1 and a sit-out each round."""
 
     @property
@@ -209,6 +215,9 @@ class ClubSession(Game):
             self.late_from,
             self.switched_rounds,
             (self.added_from, self.added_pairs) if self.added_from is not None else None,
+            (self.left_pair, self.left_direction, self.left_from)
+            if self.left_pair is not None and self.left_from is not None
+            else None,
         )
 
     @property
@@ -322,6 +331,7 @@ def _movement(
     late_from: int | None = None,
     switched: frozenset[int] = frozenset(),
     added: tuple[int, int] | None = None,
+    left: tuple[int, str, int] | None = None,
 ) -> Movement:
     """Movements are pure and few: each is built once per process (with a table added for
     late pairs from a round, the round and how many; with a late pair from a round, where the
@@ -334,6 +344,10 @@ def _movement(
         movement = movement.with_late_pair(late_from)
     if switched:
         movement = movement.with_arrow_switch(switched)
+    if left is not None:
+        number, direction, from_round = left
+        side = Side(direction) if direction in tuple(Side) else None
+        movement = movement.with_pair_leaving(number, side, from_round)
     return movement
 
 

@@ -48,6 +48,9 @@ class SettingsFile(transfer.Schema):
     switched_rounds: Annotated[tuple[Number, ...], Field(max_length=99)] = ()
     added_from: Annotated[int, Field(ge=1, le=99)] | None = None
     added_pairs: Literal[1, 2] = 2
+    left_pair: Number | None = None
+    left_direction: Literal["", "NS", "EW"] = ""
+    left_from: Annotated[int, Field(ge=1, le=99)] | None = None
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
 
@@ -104,6 +107,7 @@ class Corrections(transfer.CorrectionFile):
         "late-pair",
         "arrow-switch",
         "added-table",
+        "pair-left",
     ]
 
 

@@ -30,6 +30,7 @@ from scorekeeper.club.forms import (
     ArtificialForm,
     HandsForm,
     LatePairForm,
+    LeavingPairForm,
     MoveForm,
     NamesForm,
     ResultForm,
@@ -162,6 +163,7 @@ def render_session(game: ClubSession) -> str:
         late_form=late_pair_form(game) if scorer else None,
         switch_form=arrow_switch_form(game) if scorer else None,
         added_form=added_table_form(game) if scorer else None,
+        leaving_form=leaving_pair_form(game) if scorer else None,
         improbable=to_check(game) if scorer else [],
         **page_context(
             game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
@@ -424,6 +426,81 @@ def added_table(game_id: str) -> Outcome:
                 "say which.",
                 table=len(game.tables),
                 round=game.added_from,
+            )
+        )
+
+    return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+# --- A pair leaving -------------------------------------------------------------------------------
+
+
+def leaving_choices(game: ClubSession) -> tuple[list[tuple[str, str]], list[int]]:
+    """The pairs that may leave ("NS3", "7") and the rounds they may leave from: those no
+    table has begun. None once a pair has left, or the session is closed."""
+    movement = game.movement
+    if movement is None or movement.left is not None or game.closed:
+        return [], []
+    first = max((result.round for result in game.results), default=0) + 1
+    rounds = list(range(max(first, 2), movement.rounds + 1))
+    pairs = [
+        (f"{direction or ''}{number}", short_pair(number, direction or Side.NS, movement.ranking))
+        for number, direction in movement.pairs_listed()
+    ]
+    return (pairs, rounds) if rounds else ([], [])
+
+
+def leaving_pair_form(game: ClubSession) -> LeavingPairForm | None:
+    pairs, rounds = leaving_choices(game)
+    if not rounds:
+        return None
+    form = LeavingPairForm(formdata=None, data={"drawn_from": game.version})
+    form.pair.choices = pairs
+    form.from_round.choices = [(r, _("Round %(number)d", number=r)) for r in rounds]
+    return form
+
+
+@bp.post("/<game_id>/pair-leaves")
+def pair_leaves(game_id: str) -> Outcome:
+    """A pair leaving before the end: from a round no table has begun, the pairs it would
+    have met sit out; its results so far stay, and the boards played fewer times are scored
+    with Neuberg's formula."""
+
+    def change(game: ClubSession) -> Outcome | None:
+        form = LeavingPairForm()
+        pairs, rounds = leaving_choices(game)
+        form.pair.choices = pairs
+        form.from_round.choices = [(r, str(r)) for r in rounds]
+        if not rounds:
+            flash(_("No pair can leave this session now."), "error")
+            return game_page(game)
+        if not form.validate():
+            flash(_("Choose the pair leaving and its first round not played."), "error")
+            return game_page(game)
+        if not drawn_from_now(form, game.version):
+            flash(_("The session changed since this page was drawn; try again."), "error")
+            return game_page(game)
+        movement = game.movement
+        assert movement is not None
+        code = str(form.pair.data)
+        direction = code[:2] if code[:2] in ("NS", "EW") else ""
+        number = int(code[len(direction) :])
+        from_round = int(form.from_round.data)
+        game.setting("left_pair", number)
+        game.setting("left_direction", direction)
+        game.setting("left_from", from_round)
+        label = short_pair(number, Side(direction) if direction else Side.NS, movement.ranking)
+        game.corrections.append(Correction(number=from_round, kind=CorrectionKind.LEFT, new=label))
+        for table in game.tables:  # the phones of the tables it would have gone to
+            table.changed()
+        return None
+
+    def done(game: ClubSession) -> None:
+        flash(
+            _(
+                "From round %(round)d the pairs it would have met sit out; its results so far "
+                "stay.",
+                round=game.left_from,
             )
         )
 

@@ -96,6 +96,7 @@ class MovementRule(Rule):
     ADDED_TABLE = "added-table"
     ADDED_PAIRS = "added-pairs"
     NO_ADDED_TABLE = "no-added-table"
+    LEFT = "left"
 
     @property
     def english(self) -> str:
@@ -129,6 +130,7 @@ _ENGLISH = {
         "changes it."
     ),
     MovementRule.ADDED_PAIRS: "An added table is for 1 or 2 late pairs, not {value!r}.",
+    MovementRule.LEFT: "One pair of the movement, still playing, may leave.",
     MovementRule.NO_ADDED_TABLE: (
         "This movement cannot take one more table from round {round}: try a later round."
     ),
@@ -245,6 +247,11 @@ class Movement:
     added_from: int | None = None
     """The round from which the last table plays, added for late pairs (see
     :meth:`with_added_table`): before it the table was not there."""
+    left: tuple[int, Side | None] | None = None
+    """A pair that left before the end, with its direction in a Mitchell (see
+    :meth:`with_pair_leaving`)."""
+    left_from: int | None = None
+    """The first round the pair that left does not play."""
     _places: dict[tuple[int, Side, int], Seating] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -375,6 +382,37 @@ class Movement:
             added_from=from_round,
         )
 
+    def with_pair_leaving(self, pair: int, direction: Side | None, from_round: int) -> Movement:
+        """The movement with ``pair`` gone from ``from_round`` on: nobody else moves
+        differently, the pairs it would have met sit out, and the boards played fewer times
+        are scored with Neuberg's formula against the whole field. Its results so far stay,
+        and it is ranked on the boards it played.
+
+        >>> movement = mitchell(3, 2).with_pair_leaving(2, Side.EW, 3)
+        >>> [movement.sitting_out(s) for s in movement.round_seatings(3)]
+        [(1, <Side.NS: 'NS'>), None, None]
+        >>> movement.next_move(2, 2, Side.EW), movement.expected_results()[1]
+        (None, 3)
+        """
+        sides = self._sides(pair, direction)
+        self._check_round(from_round)
+        phantom = (self.kind is MovementKind.HOWELL or Side.EW in sides) and (
+            not self.is_real(pair) or self.is_phantom(pair, from_round)
+        )
+        if self.left is not None or phantom:
+            raise MovementError(MovementRule.LEFT)
+        direction = None if self.kind is MovementKind.HOWELL else sides[0]
+        return dataclasses.replace(self, left=(pair, direction), left_from=from_round)
+
+    def has_left(self, pair: int, direction: Side | None, round: int) -> bool:
+        """Whether ``pair`` has left by ``round``."""
+        return (
+            self.left is not None
+            and self.left_from is not None
+            and self.left == (pair, direction if self.kind is MovementKind.MITCHELL else None)
+            and round >= self.left_from
+        )
+
     def is_phantom(self, pair: int, round: int) -> bool:
         """Whether ``pair`` is the phantom in ``round`` (a late pair is not, once arrived)."""
         arrived = self.late_from is not None and round >= self.late_from
@@ -420,15 +458,24 @@ class Movement:
         return None if self.sits_out(seating) else seating
 
     def sits_out(self, seating: Seating) -> bool:
-        """Whether the phantom has this place, or the table was not there yet: nobody plays
-        at that table this round."""
-        if self.not_yet_there(seating):
-            return True
-        if self.phantom is None or not self.is_phantom(self.phantom, seating.round):
-            return False
-        if self.kind is MovementKind.MITCHELL:
-            return seating.ew == self.phantom
-        return self.phantom in (seating.ns, seating.ew)
+        """Whether the phantom or a pair that left has this place, or the table was not there
+        yet: nobody plays at that table this round."""
+        return self.not_yet_there(seating) or bool(self._absent(seating))
+
+    def _absent(self, seating: Seating) -> set[Side]:
+        """The sides of ``seating`` whose pair is not there: the phantom's (before a late pair
+        came), and a pair's that left."""
+        absent = set()
+        for side in Side:
+            pair = seating.pair(side)
+            phantom = self.phantom is not None and self.is_phantom(pair, seating.round)
+            if phantom and (self.kind is MovementKind.HOWELL or side is Side.EW):
+                absent.add(side)
+            if self.left is not None and self.left_from is not None:
+                number, direction = self.left
+                if pair == number and direction in (None, side) and seating.round >= self.left_from:
+                    absent.add(side)
+        return absent
 
     def sitting_out(self, seating: Seating) -> tuple[int, Side] | None:
         """The real pair that sits out at this place, and the side it would have sat: the one
@@ -441,11 +488,13 @@ class Movement:
         >>> movement.sitting_out(movement.place_of(8, 3))
         (3, <Side.EW: 'EW'>)
         """
-        if not self.sits_out(seating) or self.not_yet_there(seating):
+        if self.not_yet_there(seating):
             return None
-        if seating.ns == self.phantom and self.kind is MovementKind.HOWELL:
-            return seating.ew, Side.EW
-        return seating.ns, Side.NS
+        absent = self._absent(seating)
+        if len(absent) != 1:  # both pairs there, or neither
+            return None
+        (side,) = set(Side) - absent
+        return seating.pair(side), side
 
     def not_yet_there(self, seating: Seating) -> bool:
         """Whether ``seating`` is the added table in a round before it was added."""
@@ -503,6 +552,8 @@ class Movement:
         self._check_round(round)
         sides = self._sides(pair, direction)
         if round == self.rounds or (self.is_phantom(pair, round + 1) and Side.EW in sides):
+            return None
+        if self.has_left(pair, direction, round + 1):
             return None
         seating = self.place_of(pair, round + 1, direction)
         side = Side.NS if Side.NS in sides and seating.ns == pair else Side.EW
@@ -604,9 +655,10 @@ class Movement:
             if not self.sits_out(seating):
                 for board in seating.boards:
                     counts[board] += 1
-        if self.late_from is not None:
-            # The boards the sit-out had before the late pair came are scaled to the field's
-            # size once it came (Neuberg), as are those played fewer times for another reason.
+        if self.late_from is not None or self.left is not None:
+            # The boards the sit-out had before the late pair came, or those a pair that left
+            # did not play, are scaled to the field's size (Neuberg), as are those played
+            # fewer times for another reason.
             return dict.fromkeys(counts, max(counts.values()))
         return counts
 

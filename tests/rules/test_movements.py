@@ -748,3 +748,35 @@ def test_the_seven_table_mitchell_takes_an_eighth_table_in_round_2() -> None:
     full = movement.with_late_pair(4)
     assert full.pairs == 16
     assert not any(full.sits_out(s) for s in full.seatings if s.round >= 4)
+
+
+@given(data=st.data())
+def test_a_pair_leaving_leaves_its_opponents_sitting_out_and_nobody_else_changes(
+    data: st.DataObject,
+) -> None:
+    kind, tables, boards_per_round, phantom = data.draw(st.sampled_from(MOVEMENTS))
+    movement = build(kind, tables, boards_per_round, phantom)
+    pair, direction = data.draw(st.sampled_from(movement.pairs_listed()))
+    leaving = data.draw(st.integers(1, movement.rounds))
+    left = movement.with_pair_leaving(pair, direction, leaving)
+    assert left.seatings == movement.seatings and left.pairs_listed() == movement.pairs_listed()
+    gone = (direction, pair) if kind is MovementKind.MITCHELL else (None, pair)
+    for seating in left.seatings:
+        seated = labels(movement, seating)
+        if seating.round < leaving or gone not in seated:
+            assert left.sits_out(seating) == movement.sits_out(seating)
+            assert left.sitting_out(seating) == movement.sitting_out(seating)
+            continue
+        assert left.sits_out(seating)
+        others = [label for label in seated if label != gone and label != phantom_label(movement)]
+        if movement.sits_out(seating) or not others:
+            assert left.sitting_out(seating) is None  # the phantom's place: nobody is there
+        else:
+            ((_side, number),) = others
+            sitting = left.sitting_out(seating)
+            assert sitting is not None and sitting[0] == number
+    for round_ in range(max(1, leaving - 1), left.rounds):
+        assert left.next_move(pair, round_, direction) is None
+    assert len(set(left.expected_results().values())) == 1  # Neuberg to the whole field
+    with pytest.raises(MovementError):
+        left.with_pair_leaving(pair, direction, leaving)

@@ -1543,3 +1543,56 @@ def test_late_pairs_get_one_more_table_and_the_session_ranks_as_counted(
     response = upload(client, "/import", exported, "session.json")
     assert response.status_code == 302, text(response)
     assert ranking_rows(text(client.get(response.headers["Location"]))) == shown
+
+
+def test_a_pair_leaving_leaves_its_opponents_sitting_out_and_ranks_with_neuberg(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL)
+    rng = random.Random(9)
+    for table in (1, 1, 2, 2, 3, 3):
+        assert club.enter(table, random_result(rng))[2] == 302
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/pair-leaves")]
+    assert form.fields["from_round"] == ["2", "3"]
+    assert "EW2" in form.fields["pair"]
+    response = client.post(form.action, data={**as_drawn(form), "pair": "EW9"})
+    assert "Choose the pair leaving" in text(client.get(url))
+    response = client.post(form.action, data={**as_drawn(form), "pair": "EW2", "from_round": "2"})
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "From round 2 the pairs it would have met sit out" in page
+    assert "EW 2 leaves; from round 2 the pairs it would have met sit out" in page
+    assert "A pair leaves" not in page  # once
+    movement = mitchell(3, 2).with_pair_leaving(2, Side.EW, 2)
+    entered = []
+    for result in club.session(app).results:
+        score = result.table_result().score_ns
+        assert score is not None
+        entered.append((result.board, ("NS", result.ns), ("EW", result.ew), score))
+    for round_ in (2, 3):
+        for seating in movement.round_seatings(round_):
+            if movement.sits_out(seating):
+                page = text(client.get(f"{club.tables[seating.table]}?round={round_}"))
+                assert f"NS {seating.ns} sits out this round" in page
+                continue
+            for _board in seating.boards:
+                fields = random_result(rng)
+                played, board, status = club.enter(seating.table, fields)
+                assert (status, played) == (302, round_)
+                entered.append(
+                    (board, ("NS", seating.ns), ("EW", seating.ew), ns_score(board, fields))
+                )
+    assert len(entered) == 6 + 2 * 2 * 2
+    expected = neuberg_ranking(entered, expected=3)
+    page = text(client.get(url))
+    assert "Results in: 14 of 14" in page
+    shown = ranking_rows(page)
+    assert len(shown) == 6  # the pair that left is ranked on what it played
+    for _place, pair, pct in shown:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(expected[direction, int(number)]):.2f}", pair
+    exported = client.get(f"{url}/game.json").get_data()
+    response = upload(client, "/import", exported, "session.json")
+    assert response.status_code == 302, text(response)
+    assert ranking_rows(text(client.get(response.headers["Location"]))) == shown

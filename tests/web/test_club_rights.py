@@ -64,7 +64,14 @@ def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
     token = TOKEN.search(text(phone.client.get(director.tables[1])))
     assert token
     sent = {"csrf_token": token.group(1), "drawn_from": str(session.live_version)}
-    changes = {"action": "delete", "shown": "all", "from_round": "2", "rounds": "3", "pairs": "2"}
+    changes = {
+        "action": "delete",
+        "shown": "all",
+        "from_round": "2",
+        "rounds": "3",
+        "pairs": "2",
+        "pair": "EW1",
+    }
     for url in (
         "close",
         "undo",
@@ -75,6 +82,7 @@ def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
         "late-pair",
         "added-table",
         "arrow-switch",
+        "pair-leaves",
     ):
         response = phone.client.post(f"{director.url}/{url}", data={**sent, **changes})
         assert response.status_code == 403, url
