@@ -73,6 +73,9 @@ class CorrectionKind(StrEnum):
     new: the board's number)."""
     ARROW_SWITCH = "arrow-switch"
     """The rounds of the arrow switch chosen (new: the rounds, "5, 6"; "–" for none)."""
+    SEATS = "seats-switched"
+    """A result whose pairs sat the other way round (old: the result's code; new: the pair
+    that sat North-South)."""
     LEFT = "pair-left"
     """A pair left before the end (number: the first round it did not play; new: the pair)."""
     ADDED_TABLE = "added-table"
@@ -191,6 +194,9 @@ describe = describer(
             "where it was played"
         ),
         CorrectionKind.ARROW_SWITCH: _l("At %(time)s: the arrow switch rounds are now: %(to)s"),
+        CorrectionKind.SEATS: _l(
+            "Board %(board)d, table %(table)d, at %(time)s: %(old)s, %(to)s sat North-South"
+        ),
         CorrectionKind.LEFT: _l(
             "At %(time)s: %(to)s leaves; from round %(board)d the pairs it would have met sit out"
         ),

@@ -126,6 +126,22 @@ class ClubSession(Game):
     """... and the first round it did not play."""
     """The late pairs the added table came for: 2, or 1 and a sit-out each round."""
 
+    def reseat(self) -> None:
+        """The movement changed (a late pair, a table added, a pair leaving, an arrow
+        switch): every table's phone seats its pairs anew, and a table's form drawn before is
+        caught (see drawn_before_reseating)."""
+        reseated = dict(self.settings.get("reseated") or {})
+        for table in self.tables:
+            reseated[str(table.number)] = table.version or 0
+            table.changed()
+        self.setting("reseated", reseated)
+
+    def drawn_before_reseating(self, table: int, drawn_from: str) -> bool:
+        """Whether a table's form drawn from ``drawn_from`` (the table's version then) was
+        drawn before the movement last changed: the pairs it names may sit elsewhere now."""
+        last = (self.settings.get("reseated") or {}).get(str(table))
+        return last is not None and drawn_from.isdigit() and int(drawn_from) <= int(last)
+
     @property
     def switched_rounds(self) -> frozenset[int]:
         """The rounds of a Mitchell's arrow switch (see Movement.with_arrow_switch)."""

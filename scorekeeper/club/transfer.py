@@ -24,6 +24,7 @@ from scorekeeper.games import transfer
 from scorekeeper.games.models import Game, utcnow
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Ranking, Scoring
+from scorekeeper.rules.movements import Seating
 
 Number = Annotated[int, Field(ge=1, le=999)]
 MAX_TIEBREAK = 10_000
@@ -108,6 +109,7 @@ class Corrections(transfer.CorrectionFile):
         "arrow-switch",
         "added-table",
         "pair-left",
+        "seats-switched",
     ]
 
 
@@ -130,7 +132,9 @@ def game_to_json(game: Game) -> dict[str, Any]:
     assert isinstance(game, ClubSession)
     return transfer.game_file(
         game,
-        settings=dict(game.settings),
+        # The tables' versions start again in another server: when the movement last
+        # changed at each means nothing there.
+        settings={k: v for k, v in game.settings.items() if k != "reseated"},
         pairs=[
             {"number": p.number, "direction": p.direction, "names": p.names}
             | ({"tiebreak": p.tiebreak} if p.tiebreak is not None else {})
@@ -192,6 +196,14 @@ def game_from_json(raw: bytes) -> ClubSession:
     return session
 
 
+def seated_ways(seating: Seating) -> set[tuple[int, int, bool]]:
+    """The pairs at North-South and East-West, and whether they sat the other way round, of
+    a result at ``seating``: as the movement seats them, or the other way round (a
+    correction)."""
+    (north, _side), (east, _other) = seating.at(Side.NS), seating.at(Side.EW)
+    return {(north, east, seating.switched), (east, north, not seating.switched)}
+
+
 def check_session(session: ClubSession) -> None:
     """Every result scores and sits where the movement puts it; the session scores."""
     movement = session.movement
@@ -208,8 +220,7 @@ def check_session(session: ClubSession) -> None:
             if (
                 seating is None
                 or result.board not in range(1, movement.boards + 1)  # a result moved too
-                or (seating.at(Side.NS)[0], seating.at(Side.EW)[0]) != (result.ns, result.ew)
-                or seating.switched != bool(result.switched)
+                or (result.ns, result.ew, bool(result.switched)) not in seated_ways(seating)
                 or movement.sits_out(seating)
             ):
                 raise transfer.TransferError(

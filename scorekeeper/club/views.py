@@ -20,6 +20,7 @@ from scorekeeper.club.family import (
     FAMILY,
     CorrectionKind,
     improbable_text,
+    pair_label,
     short_pair,
     table_result_label,
     table_token,
@@ -259,11 +260,13 @@ def change_shown(game_id: str) -> Outcome:
 
 
 def late_rounds(game: ClubSession) -> list[int]:
-    """The rounds a late pair may start from: the round being played on, or a later one."""
+    """The rounds a late pair may start from: the round being played on, or a later one (a
+    table added for one late pair is there from its first round)."""
     movement = game.movement
     if movement is None or movement.phantom is None or game.late_from is not None:
         return []
     first = max((result.round for result in game.results), default=1)
+    first = max(first, movement.added_from or 1)
     return list(range(first, movement.rounds + 1))
 
 
@@ -313,8 +316,7 @@ def late_pair(game_id: str) -> Outcome:
         game.corrections.append(
             Correction(number=from_round, kind=CorrectionKind.LATE_PAIR, new=label)
         )
-        for table in game.tables:  # every phone's page seats the pair now
-            table.changed()
+        game.reseat()
         return None
 
     def done(game: ClubSession) -> None:
@@ -414,8 +416,7 @@ def added_table(game_id: str) -> Outcome:
                 new=", ".join(labels),
             )
         )
-        for table in game.tables:  # every phone's page seats the pairs anew
-            table.changed()
+        game.reseat()
         return None
 
     def done(game: ClubSession) -> None:
@@ -491,8 +492,7 @@ def pair_leaves(game_id: str) -> Outcome:
         game.setting("left_from", from_round)
         label = short_pair(number, Side(direction) if direction else Side.NS, movement.ranking)
         game.corrections.append(Correction(number=from_round, kind=CorrectionKind.LEFT, new=label))
-        for table in game.tables:  # the phones of the tables it would have gone to
-            table.changed()
+        game.reseat()
         return None
 
     def done(game: ClubSession) -> None:
@@ -538,6 +538,10 @@ def arrow_switch(game_id: str) -> Outcome:
     def change(game: ClubSession) -> Outcome | None:
         form = ArrowSwitchForm()
         form.rounds.choices = [(r, str(r)) for r in open_rounds(game)]
+        movement = game.movement
+        if movement is None or movement.kind is not MovementKind.MITCHELL or game.closed:
+            flash(_("An arrow switch is for a Mitchell still under way."), "error")
+            return game_page(game)
         if not form.rounds.choices:
             flash(_("Every round has begun: their seats stay as they were played."), "error")
             return game_page(game)
@@ -552,13 +556,12 @@ def arrow_switch(game_id: str) -> Outcome:
         game.setting("switched_rounds", rounds)
         game.corrections.append(
             Correction(
-                number=min(rounds, default=0),
+                number=min(rounds, default=1),
                 kind=CorrectionKind.ARROW_SWITCH,
                 new=", ".join(str(number) for number in rounds) or "–",
             )
         )
-        for table in game.tables:  # every phone's page seats its pairs anew
-            table.changed()
+        game.reseat()
         return None
 
     def done(game: ClubSession) -> None:
@@ -800,10 +803,30 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
     def load(self, game_id: str, route: Mapping[str, Any]) -> ClubSession:
         game = club_session(game_id)
         table_or_404(game, route["table"], route["token"])
-        seated_or_404(game, *self.key(**route))
+        round_, table, board = self.key(**route)
+        movement = game.movement
+        seating = seating_at(movement, round_, table) if movement is not None else None
+        sits_out = movement is not None and seating is not None and movement.sits_out(seating)
+        if request.method == "POST" and sits_out:
+            # A form drawn before the director seated the pairs otherwise (a pair left).
+            flash(
+                _(
+                    "The director has seated the pairs otherwise: this table sits out round "
+                    "%(round)d. Nothing was entered.",
+                    round=round_,
+                ),
+                "error",
+            )
+            abort(redirect(table_path(game, table, round=round_)))
+        seated_or_404(game, round_, table, board)
         return game
 
-    seen = load  # the table's page only for its link
+    def seen(self, game_id: str, route: Mapping[str, Any]) -> ClubSession:
+        """The table's page only for its link."""
+        game = club_session(game_id)
+        table_or_404(game, route["table"], route["token"])
+        seated_or_404(game, *self.key(**route))
+        return game
 
     def lock(self, game: ClubSession, key: Place) -> ClubTable:
         table = game.table(key[1])
@@ -872,8 +895,11 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         return table_result_label(entry.table_result())
 
     def again(self, game: ClubSession, key: Place, mine: ClubResult) -> list[tuple[str, str]]:
-        """A result the director deleted or took back since the form was drawn."""
+        """A result the director deleted or took back since the form was drawn, or a form
+        drawn before the director seated the pairs otherwise."""
         _round, table, board = key
+        if game.drawn_before_reseating(table, request.form.get("drawn_from", "")):
+            return [(self.label(key), _("the director has seated the pairs otherwise since"))]
         taken = any(
             change.kind in (CorrectionKind.DELETED, CorrectionKind.UNDO)
             and (change.number, change.seat) == (board, table)
@@ -991,6 +1017,7 @@ class DirectorResults(TableResults):
             artificial=artificial,
             delete_form=self.stamped(existing),
             move_form=move_form(game, key, existing),
+            seats_form=seats_form(game, existing),
             results=RESULTS,
         ), status
 
@@ -1054,6 +1081,68 @@ def move_targets(game: ClubSession, key: Place) -> list[int]:
         for other in boards_of(game)
         if other != board and game.result_at(other, table, round_) is None
     ]
+
+
+def seats_token(result: ClubResult) -> str:
+    """What a seats form is drawn from: the result as it stands, and who sat where."""
+    return f"{DIRECTOR_RESULTS.stamp(result)}@{result.ns}-{result.ew}-{result.switched}"
+
+
+def seats_form(game: ClubSession, result: ClubResult | None) -> ConfirmForm | None:
+    if result is None or game.movement is None:
+        return None
+    return ConfirmForm(formdata=None, data={"drawn_from": seats_token(result)})
+
+
+@bp.post("/<game_id>/results/<int:round_>/<int:table>/<int:board>/seats")
+def switch_seats(game_id: str, round_: int, table: int, board: int) -> Outcome:
+    """The pairs sat the other way round on this board: each earns the score of the seats it
+    held (in a Mitchell, the North-South pair the East-West score). Sent again, it puts them
+    back; the log says it either way."""
+    key = (round_, table, board)
+    seated: list[str] = []
+
+    def change(game: ClubSession) -> Outcome | None:
+        result = game.result_at(board, table, round_)
+        form = ConfirmForm()
+        if result is None or game.movement is None or not form.validate():
+            flash(_("There is no such result; nothing was changed."), "error")
+            return game_page(game)
+        if not drawn_from_now(form, seats_token(result)):
+            flash(_("This result changed since the page was drawn; nothing was changed."), "error")
+            return redirect(DIRECTOR_RESULTS.url(game, key, "edit"))
+        result.ns, result.ew = result.ew, result.ns
+        result.switched = not result.switched
+        north = pairs_of(result.table_result(), game.ranking)[0]
+        seated.append(pair_label(north))
+        game.corrections.append(
+            Correction(
+                number=board,
+                seat=table,
+                kind=CorrectionKind.SEATS,
+                old=result.code,
+                new=seated[0],
+            )
+        )
+        return None
+
+    def saved(game: ClubSession) -> None:
+        flash(
+            _(
+                "Board %(board)d at table %(table)d: %(pair)s sat North-South; everything is "
+                "scored again.",
+                board=board,
+                table=table,
+                pair=seated[0],
+            )
+        )
+
+    return write_entry(
+        lambda: scorers_game(game_id, ClubSession),
+        change,
+        saved,
+        lock=lambda game: DIRECTOR_RESULTS.lock(game, key),
+    )
 
 
 def move_form(game: ClubSession, key: Place, result: ClubResult | None) -> MoveForm | None:

@@ -79,6 +79,8 @@ class CorrectionFile(Schema):
     number: Annotated[int, Field(ge=1, le=100_000)]
     at: When
     kind: str
+    seat: Annotated[int, Field(ge=0, le=1_000)] | None = None
+    """The seat or the table the line is about, where the family names one."""
     old: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
     new: Text(VALUES_LENGTH) | None = None  # type: ignore[valid-type]
 
@@ -123,6 +125,7 @@ def corrections_to_json(game: Game) -> list[dict[str, Any]]:
             "number": change.number,
             "at": change.made_at.isoformat(timespec="seconds"),
             "kind": change.kind,
+            **({"seat": change.seat} if change.seat is not None else {}),
             "old": change.old,
             "new": change.new,
         }
@@ -132,7 +135,7 @@ def corrections_to_json(game: Game) -> list[dict[str, Any]]:
 
 def corrections_from_file(changes: Iterable[CorrectionFile]) -> list[Correction]:
     return [
-        Correction(number=c.number, made_at=c.at, kind=c.kind, old=c.old, new=c.new)
+        Correction(number=c.number, made_at=c.at, kind=c.kind, seat=c.seat, old=c.old, new=c.new)
         for c in changes
     ]
 

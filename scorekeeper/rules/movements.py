@@ -534,7 +534,11 @@ class Movement:
         >>> movement.boards_go_to(movement.round_seatings(3)[0]) is None
         True
         """
-        later = [s for s in self.seatings if s.round > seating.round and s.boards == seating.boards]
+        later = [
+            s
+            for s in self.seatings
+            if s.round > seating.round and s.boards == seating.boards and not self.not_yet_there(s)
+        ]
         if not later:
             return None
         return tuple(sorted(s.table for s in later if s.round == seating.round + 1))

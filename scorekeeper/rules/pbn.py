@@ -789,6 +789,11 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
 
     :func:`read_pbn` reads it back to the same session, its results board by board.
 
+    PBN cannot say that the pairs at a table of a two-winner Mitchell sat the other way round
+    (``TableResult.switched``): such a result is written with the numbers of the pairs as
+    they sat, which a reader takes for the pairs of those numbers in those seats' directions
+    (USEBIO and the session's own file keep it).
+
     An arrow-switched Mitchell is written as one field, its pairs numbered across the room
     (:meth:`~scorekeeper.rules.duplicate.SessionRecord.as_one_field`).
     """

@@ -325,6 +325,9 @@ def _traveller_line(where: str, board: int, ordinal: int, line: ET.Element) -> _
             artificial[0] if artificial else None,
             artificial[1] if artificial else None,
             _long(where, "LEAD", _text(line, "LEAD") or ""),
+            # An East-West pair in North-South's seats ("3 EW" as NS_PAIR_NUMBER): the pairs
+            # sat the other way round.
+            switched=(ns_hint, ew_hint) == (Side.EW, Side.NS),
         )
     except RuleError as error:
         raise UsebioError(
@@ -471,8 +474,7 @@ def read_usebio(data: bytes) -> UsebioFile:
     seen: set[tuple[int, Pair]] = set()
     for line in lines:
         result = line.result
-        for number, side in ((result.ns, Side.NS), (result.ew, Side.EW)):
-            pair = pair_key(number, side, ranking)
+        for pair in pairs_of(result, ranking):
             if (result.board, pair) in seen:
                 raise UsebioError(
                     FileRule.PAIR_TWICE, where=line.where, pair=pair.label, board=result.board

@@ -697,6 +697,9 @@ def test_a_table_added_for_late_pairs_keeps_the_rules_from_any_round_it_can(
                 assert (seating.ns, seating.ew) not in met  # nobody meets twice
                 met.add((seating.ns, seating.ew))
         assert max(played.values()) == 1  # nobody plays a board twice
+        for seating in movement.seatings:  # no board goes to the table before it is there
+            going = movement.boards_go_to(seating) or ()
+            assert added not in going or seating.round + 1 >= arrival
         assert all(count == 1 for count in sat_out.values())  # nobody sits out twice
         # Each pair is told where it goes, the late ones from the new table's first round.
         for pair, direction in movement.pairs_listed():

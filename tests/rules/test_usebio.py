@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.bridge import Artificial, Contract
 from scorekeeper.rules.common import Seat, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord
+from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord, TableResult
 from scorekeeper.rules.files import (
     MAX_BYTES,
     Difference,
@@ -559,3 +559,16 @@ def test_a_written_file_with_a_value_changed_is_refused_or_read(
         end = text.index(f"</{element}>", start)
         text = text[: start + len(opening)] + value + text[end:]
     check_reads_or_refuses(lambda: read_usebio(text.encode("utf-8")))
+
+
+def test_pairs_that_sat_the_wrong_way_are_written_and_read_back() -> None:
+    made = TableResult(1, 1, 1, 1, 1, Contract(3, "NT"), Seat.NORTH, 9)
+    wrong_way = TableResult(1, 2, 1, 2, 2, Contract(3, "NT"), Seat.NORTH, 8, switched=True)
+    session = SessionRecord((made, wrong_way), ranking=Ranking.BY_DIRECTION)
+    data = write_usebio(session)
+    text = data.decode("utf-8")
+    assert "<NS_PAIR_NUMBER>2 EW</NS_PAIR_NUMBER>" in text
+    assert "<EW_PAIR_NUMBER>2 NS</EW_PAIR_NUMBER>" in text
+    again = read_usebio(data)
+    assert again.session.results == session.results
+    assert differences(again) == []

@@ -1596,3 +1596,126 @@ def test_a_pair_leaving_leaves_its_opponents_sitting_out_and_ranks_with_neuberg(
     response = upload(client, "/import", exported, "session.json")
     assert response.status_code == 302, text(response)
     assert ranking_rows(text(client.get(response.headers["Location"]))) == shown
+
+
+def test_pairs_that_sat_the_other_way_round_earn_the_seats_they_held(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL)
+    three_notrump = {"level": "3", "strain": "NT", "declarer": "N", "doubled": "0", "result": "0"}
+    assert club.enter(1, three_notrump)[2] == 302  # board 1: NS 1 v EW 1, 3NT made
+    assert club.enter(3, {**three_notrump, "result": "-1"})[2] == 302  # board 5
+    assert club.enter(2, {**three_notrump, "result": "-1"})[2] == 302  # board 3
+    assert club.enter(3, three_notrump)[:2] == (1, 6)
+    assert club.enter(3, {**three_notrump, "result": "-2"})[:2] == (2, 1)  # NS 3 v EW 2
+    club.client.get(url)
+    session = club.session(app)
+    movement = session.movement
+    assert movement is not None
+    # Board 1 is played at table 3 in round 3; until then, NS 1 has its top there.
+    page = text(client.get(f"{url}/results/1/1/1"))
+    (form,) = [f for f in forms_of(page) if f.action.endswith("/seats")]
+    response = client.post(form.action, data=as_drawn(form))
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "Board 1 at table 1: EW 1 sat North-South" in page
+    assert "3NT N made, EW 1 sat North-South" in page  # the log
+    result = club.session(app).result_at(1, 1, 1)
+    assert result is not None and result.switched and (result.ns, result.ew) == (1, 1)
+    # EW 1 held North-South's cards: it earns North-South's figure on board 1, NS 1 East-West's.
+    score = club.session(app).score()
+    item = next(item for item in score.board(1) if item.result.table == 1)
+    assert item.ns > item.ew  # 3NT made beats 3NT two down
+    east_west, north_south = (
+        score.standing_of(Pair(1, Side.EW)),
+        score.standing_of(Pair(1, Side.NS)),
+    )
+    assert east_west is not None and east_west.total == item.ns
+    assert north_south is not None and north_south.total == item.ew
+    travellers = text(client.get(f"{url}/travellers"))
+    assert "<td>EW 1</td><td>NS 1</td>" in travellers
+    # Sent again as drawn before, it changes nothing; drawn anew, it puts them back.
+    client.post(form.action, data=as_drawn(form))
+    assert "This result changed since the page was drawn" in text(
+        client.get(f"{url}/results/1/1/1")
+    )
+    assert club.session(app).result_at(1, 1, 1).switched  # type: ignore[union-attr]
+    exported = client.get(f"{url}/game.json").get_data()
+    response = upload(client, "/import", exported, "session.json")
+    assert response.status_code == 302, text(response)
+    imported = text(client.get(response.headers["Location"]))
+    assert ranking_rows(imported) == ranking_rows(text(client.get(url)))
+    (again,) = [
+        f for f in forms_of(text(client.get(f"{url}/results/1/1/1"))) if f.action.endswith("/seats")
+    ]
+    assert client.post(again.action, data=as_drawn(again)).status_code == 302
+    result = club.session(app).result_at(1, 1, 1)
+    assert result is not None and not result.switched
+
+
+@pytest.mark.parametrize("change", ["arrow-switch", "added-table", "pair-leaves"])
+def test_a_phone_s_form_drawn_before_the_director_reseats_the_pairs_is_asked_again(
+    client: FlaskClient, app: Flask, change: str
+) -> None:
+    club = Club(client)
+    url = club.start(movement="mitchell", tables="5", boards_per_round="1", pairs="even")
+    rng = random.Random(4)
+    for table in sorted(club.tables):
+        assert club.enter(table, random_result(rng))[2] == 302
+    action, drawn = club.drawn(4)  # table 4's phone shows round 2
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith(f"/{change}")]
+    chosen = {"rounds": ["2"], "from_round": "2", "pairs": "2", "pair": "EW3"}
+    assert client.post(form.action, data={**as_drawn(form), **chosen}).status_code == 302
+    response = client.post(action, data={**drawn, **random_result(rng)})
+    if change == "pair-leaves":  # EW 3 was to play at table 4: it sits out now
+        assert response.status_code == 302
+        page = text(client.get(response.headers["Location"]))
+        assert "this table sits out round 2. Nothing was entered." in page
+    else:
+        assert response.status_code == 409
+        assert "the director has seated the pairs otherwise since" in text(response)
+        # Drawn again, as the pairs now sit, it is entered.
+        assert club.enter(4, random_result(rng))[2] == 302
+    assert {r.round for r in club.session(app).results} == {1} | (
+        {2} if change != "pair-leaves" else set()
+    )
+
+
+def test_an_arrow_switch_taken_off_and_a_table_added_keep_the_session_s_file_whole(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(movement="mitchell", tables="5", boards_per_round="1", pairs="even")
+    for rounds in (["4"], []):
+        (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/arrow-switch")]
+        response = client.post(form.action, data={**as_drawn(form), "rounds": rounds})
+        assert response.status_code == 302
+    assert "No arrow switch: each direction is ranked apart." in text(client.get(url))
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/added-table")]
+    assert client.post(form.action, data={**as_drawn(form), "from_round": "3"}).status_code == 302
+    exported = client.get(f"{url}/game.json").get_data()
+    response = upload(client, "/import", exported, "session.json")
+    assert response.status_code == 302, text(response)
+    page = text(client.get(response.headers["Location"]))
+    assert "table 6 added from round 3 for NS 6, EW 6" in page  # its table kept in the log
+
+
+def test_the_table_cards_of_an_arrow_switched_round_say_where_east_west_go(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(movement="mitchell", tables="5", boards_per_round="1", pairs="even")
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/arrow-switch")]
+    client.post(form.action, data={**as_drawn(form), "rounds": ["3"]})
+    movement = mitchell(5, 1).with_arrow_switch({3})
+    cards = html.unescape(text(client.get(f"{url}/movement")))
+    card = cards[cards.index("Table 1") :]
+    row = re.search(r'<th scope="row">3 <abbr[^>]*>⇅</abbr></th>(.*?)</tr>', card, re.S)
+    assert row is not None
+    table, side = movement.next_move(movement.round_seatings(3)[0].ew, 3, Side.EW)  # type: ignore[misc]
+    assert f"table {table}, {side_name(side)}" in row.group(1)
+
+
+def side_name(side: Side) -> str:
+    return "North-South" if side is Side.NS else "East-West"
