@@ -59,7 +59,7 @@ from scorekeeper.games.entries import (
     page_context,
     write_entry,
 )
-from scorekeeper.games.forms import ConfirmForm
+from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.links import link_base, qr_svg, share_base
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, utcnow
@@ -239,13 +239,10 @@ def change_shown(game_id: str) -> Outcome:
 
     def change(game: ClubSession) -> Outcome | None:
         form = ShownForm()
-        if not form.validate():
-            flash(_("Choose what the players see."), "error")
-            return game_page(game)
+        invalid = None if form.validate() else _("Choose what the players see.")
         # The session's own row: the tables' entries meanwhile change nothing of this choice.
-        if not drawn_from_now(form, game.version):
-            flash(_("The session changed since this page was drawn; try again."), "error")
-            return game_page(game)
+        if (refusal := refused(game, form, invalid)) is not None:
+            return refusal
         game.setting("shown", form.shown.data)
         game.setting("names_shown", form.names.data == "shown")
         return None
@@ -254,6 +251,18 @@ def change_shown(game_id: str) -> Outcome:
         flash(_("What the players see is changed."))
 
     return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+def refused(game: ClubSession, form: ChangeForm, invalid: str | None) -> Outcome | None:
+    """The page again, saying why a director's form of the session's own row changes
+    nothing: ``invalid`` (what is wrong with it), or that it was drawn before the session's
+    last change; ``None`` when it may change the session."""
+    if invalid is None and not drawn_from_now(form, game.version):
+        invalid = _("The session changed since this page was drawn; try again.")
+    if invalid is None:
+        return None
+    flash(invalid, "error")
+    return game_page(game)
 
 
 # --- A late pair ---------------------------------------------------------------------------------
@@ -292,15 +301,13 @@ def late_pair(game_id: str) -> Outcome:
         if movement is None or movement.phantom is None or not form.from_round.choices:
             flash(_("This session has no sit-out for a late pair to take."), "error")
             return game_page(game)
+        invalid = None
         if not form.validate() or game.closed:
+            invalid = _("Choose the round the late pair starts from.")
             if form.names.errors:
-                flash(_("The late pair's names: %(error)s", error=form.names.errors[0]), "error")
-            else:
-                flash(_("Choose the round the late pair starts from."), "error")
-            return game_page(game)
-        if not drawn_from_now(form, game.version):
-            flash(_("The session changed since this page was drawn; try again."), "error")
-            return game_page(game)
+                invalid = _("The late pair's names: %(error)s", error=form.names.errors[0])
+        if (refusal := refused(game, form, invalid)) is not None:
+            return refusal
         from_round = int(form.from_round.data)
         game.setting("late_from", from_round)
         direction = Side.EW.value if movement.ranking.numbered_by_direction else ""
@@ -387,16 +394,13 @@ def added_table(game_id: str) -> Outcome:
         if not form.from_round.choices:
             flash(_("This session cannot take one more table now."), "error")
             return game_page(game)
+        invalid = None
         if not form.validate():
-            errors = form.names.errors or form.other_names.errors
-            if errors:
-                flash(_("The late pair's names: %(error)s", error=errors[0]), "error")
-            else:
-                flash(_("Choose the round the new table plays from."), "error")
-            return game_page(game)
-        if not drawn_from_now(form, game.version):
-            flash(_("The session changed since this page was drawn; try again."), "error")
-            return game_page(game)
+            invalid = _("Choose the round the new table plays from.")
+            if errors := form.names.errors or form.other_names.errors:
+                invalid = _("The late pair's names: %(error)s", error=errors[0])
+        if (refusal := refused(game, form, invalid)) is not None:
+            return refusal
         late = int(form.pairs.data)
         game.setting("added_from", int(form.from_round.data))
         game.setting("added_pairs", late)
@@ -475,12 +479,11 @@ def pair_leaves(game_id: str) -> Outcome:
         if not rounds:
             flash(_("No pair can leave this session now."), "error")
             return game_page(game)
+        invalid = None
         if not form.validate():
-            flash(_("Choose the pair leaving and its first round not played."), "error")
-            return game_page(game)
-        if not drawn_from_now(form, game.version):
-            flash(_("The session changed since this page was drawn; try again."), "error")
-            return game_page(game)
+            invalid = _("Choose the pair leaving and its first round not played.")
+        if (refusal := refused(game, form, invalid)) is not None:
+            return refusal
         movement = game.movement
         assert movement is not None
         code = str(form.pair.data)
@@ -545,12 +548,11 @@ def arrow_switch(game_id: str) -> Outcome:
         if not form.rounds.choices:
             flash(_("Every round has begun: their seats stay as they were played."), "error")
             return game_page(game)
+        invalid = None
         if not form.validate():
-            flash(_("A round chosen has begun meanwhile: choose again."), "error")
-            return game_page(game)
-        if not drawn_from_now(form, game.version):
-            flash(_("The session changed since this page was drawn; try again."), "error")
-            return game_page(game)
+            invalid = _("A round chosen has begun meanwhile: choose again.")
+        if (refusal := refused(game, form, invalid)) is not None:
+            return refusal
         kept = game.switched_rounds - set(open_rounds(game))
         rounds = sorted(kept | set(form.rounds.data or ()))
         game.setting("switched_rounds", rounds)
