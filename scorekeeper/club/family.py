@@ -258,6 +258,12 @@ def seated_label(seating: Seating, side: Side, ranking: Ranking) -> str:
     return short_pair(*seating.at(side), ranking)
 
 
+def sits_out_text(movement: Movement, seating: Seating) -> str:
+    """What the movement's grid and a table card say of a place where nobody plays."""
+    sitting = sitting_out_label(movement, seating)
+    return _("%(pair)s sits out", pair=sitting) if sitting else _("not there yet")
+
+
 def sitting_out_label(movement: Movement, seating: Seating) -> str:
     """The pair that sits out at this place, as the room calls it ("NS 7", "Pair 3"); empty
     at a table added later, in a round before it was there."""
@@ -397,6 +403,7 @@ def template_helpers() -> dict[str, Any]:
         "pairs_of": pairs_of,
         "seated_label": seated_label,
         "sitting_out_label": sitting_out_label,
+        "sits_out_text": sits_out_text,
         "table_result_label": table_result_label,
         "figure": figure,
         "percentage": percentage,

@@ -304,6 +304,12 @@ class ClubSession(Game):
         return dataclasses.replace(record, results=results).score()
 
     @property
+    def last_round_begun(self) -> int:
+        """The latest round with a result in (0 before any): the movement may change only
+        after it."""
+        return max((result.round for result in self.results), default=0)
+
+    @property
     def entered(self) -> set[tuple[int, int, int]]:
         """The round, the table and the board of each result in."""
         return {(result.round, result.table, result.board) for result in self.results}

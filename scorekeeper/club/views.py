@@ -274,8 +274,7 @@ def late_rounds(game: ClubSession) -> list[int]:
     movement = game.movement
     if movement is None or movement.phantom is None or game.late_from is not None:
         return []
-    first = max((result.round for result in game.results), default=1)
-    first = max(first, movement.added_from or 1)
+    first = max(game.last_round_begun, movement.added_from or 1)
     return list(range(first, movement.rounds + 1))
 
 
@@ -364,10 +363,9 @@ def added_rounds(game: ClubSession) -> list[int]:
         or movement.tables >= MAX_MITCHELL_TABLES
     ):
         return []
-    first = max((result.round for result in game.results), default=0) + 1
     return [
         number
-        for number in range(first, movement.rounds + 1)
+        for number in range(game.last_round_begun + 1, movement.rounds + 1)
         if table_can_be_added(game.table_count, game.boards_per_round, number)
     ]
 
@@ -446,13 +444,12 @@ def leaving_choices(game: ClubSession) -> tuple[list[tuple[str, str]], list[int]
     movement = game.movement
     if movement is None or movement.left is not None or game.closed:
         return [], []
-    first = max((result.round for result in game.results), default=0) + 1
-    rounds = list(range(max(first, 2), movement.rounds + 1))
+    rounds = list(range(max(game.last_round_begun + 1, 2), movement.rounds + 1))
     pairs = [
         (f"{direction or ''}{number}", short_pair(number, direction or Side.NS, movement.ranking))
         for number, direction in movement.pairs_listed()
     ]
-    return (pairs, rounds) if rounds else ([], [])
+    return pairs, rounds
 
 
 def leaving_pair_form(game: ClubSession) -> LeavingPairForm | None:
@@ -518,8 +515,7 @@ def open_rounds(game: ClubSession) -> list[int]:
     movement = game.movement
     if movement is None or movement.kind is not MovementKind.MITCHELL or game.closed:
         return []
-    begun = {result.round for result in game.results}
-    return [number for number in range(1, movement.rounds + 1) if number not in begun]
+    return list(range(game.last_round_begun + 1, movement.rounds + 1))
 
 
 def arrow_switch_form(game: ClubSession) -> ArrowSwitchForm | None:

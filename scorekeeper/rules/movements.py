@@ -471,10 +471,8 @@ class Movement:
             phantom = self.phantom is not None and self.is_phantom(pair, seating.round)
             if phantom and (self.kind is MovementKind.HOWELL or side is Side.EW):
                 absent.add(side)
-            if self.left is not None and self.left_from is not None:
-                number, direction = self.left
-                if pair == number and direction in (None, side) and seating.round >= self.left_from:
-                    absent.add(side)
+            if self.has_left(pair, side, seating.round):
+                absent.add(side)
         return absent
 
     def sitting_out(self, seating: Seating) -> tuple[int, Side] | None:
