@@ -2,14 +2,16 @@
 
 import os
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Protocol, cast
 from urllib.parse import urlsplit
 
 from babel import localedata
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, g, redirect, request
+from flask import Blueprint, Flask, current_app, g, redirect, request
 from flask_babel import get_locale, get_translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import babel
@@ -36,7 +38,15 @@ def select_locale() -> str:
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    for tag, _quality in request.accept_languages:
+    return language_asked(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=1024)
+def language_asked(accept_language: str) -> str:
+    """The locale a browser's ``Accept-Language`` asks for. Every page a phone reloads asks
+    (a kept page is kept under its language), and a room's phones send a handful of headers
+    between them: each is read once, not once a request."""
+    for tag, _quality in parse_accept_header(accept_language, LanguageAccept):
         language, _sep, region = tag.replace("_", "-").partition("-")
         language = language.lower()
         if language in LANGUAGES:
@@ -45,6 +55,13 @@ def select_locale() -> str:
                 return regional
             return language
     return "en"
+
+
+def page_place() -> tuple[str, str]:
+    """The language and the time zone a page is drawn in, as a kept page's key names them:
+    what flask_babel's ``get_locale`` and ``get_timezone`` make their objects of, without
+    their look-ups through its context (a seventh of a kept page's cost)."""
+    return select_locale(), current_app.config["BABEL_DEFAULT_TIMEZONE"]
 
 
 @bp.get("/language/<code>")

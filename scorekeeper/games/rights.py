@@ -89,7 +89,8 @@ def require_scorer(game: Game) -> None:
 
 def _note_recent(key: str, game_id: str) -> bool:
     """Put the game first in the cookie's list; True if it was not in it."""
-    session.permanent = True  # a phone keeps its games when the browser is closed
+    if not session.permanent:  # setting it, even to what it is, makes the cookie signed again
+        session.permanent = True  # a phone keeps its games when the browser is closed
     known = session.get(key, [])
     if known[:1] != [game_id]:  # the cookie is rewritten only when the list changes
         session[key] = [game_id, *(other for other in known if other != game_id)][:RECENT]
@@ -98,10 +99,12 @@ def _note_recent(key: str, game_id: str) -> bool:
 
 def remember(game_id: str, *, scorer: bool = False) -> None:
     """Note that this browser opened the game, or that it scores it."""
+    # The id comes with the first game noted: a cookie noting games without one is taken for
+    # a cookie from before browsers had ids, and given one (rewritten) at its next request.
+    browser = browser_id()
     _note_recent(OPENED, game_id)
     if not scorer or not _note_recent(SCORER_OF, game_id):
         return
-    browser = browser_id()
     if db.session.get(BrowserGame, (browser, game_id)) is None:
         db.session.add(BrowserGame(browser=browser, game_id=game_id))
         try:

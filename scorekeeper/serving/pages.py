@@ -28,7 +28,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from flask import Flask, abort, current_app, g, session
-from flask_babel import get_locale, get_timezone
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -36,6 +35,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.extensions import db
 from scorekeeper.games.registry import Family
 from scorekeeper.games.rights import every_phone_scores, is_scorer, remember
+from scorekeeper.i18n import page_place
 from scorekeeper.serving.compression import accepts_gzip, deflate_part, gzip_spliced
 from scorekeeper.serving.versions import stored_version
 
@@ -264,8 +264,9 @@ def kept_page(
         remember(game_id)
     scorer = is_scorer(game_id, family.key)
 
+    where = page_place()
+
     def key(scorer: bool) -> Hashable:
-        where = (str(get_locale()), str(get_timezone()))
         return (family.key, game_id, version, scorer, *where, *varies)
 
     # Where every phone scores, none would ask for the viewers' copy.

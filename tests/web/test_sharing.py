@@ -344,24 +344,24 @@ def test_a_server_thread_keeps_one_connection_for_its_polls(game: Table, app: Fl
     reads = app.extensions["version_reads"]
     reads.watch = None  # every poll reads the database
     assert game.client.get(poll).status_code == 200
-    mine = reads.connection()
+    mine = reads.connection().dbapi_connection
     taken = []
     with app.app_context():
         event.listen(db.engine, "checkout", lambda *_args: taken.append(1))
     for _poll in range(3):
         assert game.client.get(poll).status_code == 200
-        assert reads.connection() is mine
+        assert reads.connection().dbapi_connection is mine
     assert not taken, "a poll took a connection from the pool"
     theirs, answers = [], []
     polled, go_on = threading.Event(), threading.Event()
 
     def another_server_thread() -> None:
         answers.append(game.client.get(poll).status_code)
-        theirs.append(reads.connection())
+        theirs.append(reads.connection().dbapi_connection)
         polled.set()
         go_on.wait(10)
         answers.append(game.client.get(poll).status_code)
-        theirs.append(reads.connection())
+        theirs.append(reads.connection().dbapi_connection)
 
     thread = threading.Thread(target=another_server_thread)
     thread.start()
@@ -377,7 +377,7 @@ def test_a_server_thread_keeps_one_connection_for_its_polls(game: Table, app: Fl
     assert answers == [200, 200]
     assert theirs[1] is not theirs[0] and closed(theirs[0]) and closed(theirs[1])
     assert game.client.get(poll).status_code == 200
-    assert reads.connection() is not mine
+    assert reads.connection().dbapi_connection is not mine
 
 
 @pytest.mark.parametrize("url", ["/", "/ascenseur/new/ascenseur", "/nowhere"])
