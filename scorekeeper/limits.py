@@ -28,10 +28,3 @@ redrawn_setup_limit = limiter.shared_limit(
     new_games, scope="new-games", methods=["POST"], exempt_when=redraws_the_form
 )
 imports_limit = new_games_limit
-
-
-@limiter.request_filter
-def sends_no_form() -> bool:
-    """Only forms sent (POST) are ever counted: every other request, the live poll above all,
-    skips the limiter's look-up."""
-    return request.method != "POST"

@@ -10,6 +10,8 @@ taken on its token alone."""
 
 from __future__ import annotations
 
+from time import monotonic
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, abort, current_app, request
@@ -76,21 +78,49 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def __init__(self) -> None:
         self.kept_serializer: tuple[object, URLSafeTimedSerializer | None] | None = None
+        self.opened: dict[str, tuple[float, dict[str, Any]]] = {}
+        """Cookies checked and read lately, by their signed value: what each holds, and until
+        when it is taken from here."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """The session, its cookie checked and read once a minute at most: a phone sends the
+        same cookie with every page it reloads, and checking its signature and reading it cost
+        a kept page a tenth of its time. A cookie that fails the check is never kept."""
         if request.method == "GET" and request.path.endswith(POLL_PATH):
             return self.make_null_session(app)
-        return super().open_session(app, request)
+        serializer = self.get_signing_serializer(app)  # a change of keys forgets every cookie
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if serializer is None or not cookie:
+            return super().open_session(app, request)
+        kept = self.opened.get(cookie)
+        if kept is not None and monotonic() < kept[0]:
+            # Its own lists: a request changes the session it is given, never the one kept.
+            held = {k: list(v) if isinstance(v, list) else v for k, v in kept[1].items()}
+            return self.session_class(held)
+        session = super().open_session(app, request)
+        if session is not None and session:  # an empty one: the cookie failed the check
+            if len(self.opened) >= COOKIES_KEPT:
+                self.opened = {}
+            self.opened[cookie] = (monotonic() + COOKIE_KEPT_FOR, dict(session))
+        return session
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """Flask's serializer, made once for the app's keys rather than twice a request."""
         keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
         if self.kept_serializer is None or self.kept_serializer[0] != keys:
             self.kept_serializer = (keys, super().get_signing_serializer(app))
+            self.opened = {}
         return self.kept_serializer[1]
+
+
+COOKIE_KEPT_FOR = 60.0
+"""Seconds a cookie read is taken from memory: its age is checked again (a session cookie
+lasts 400 days) at least this often."""
+COOKIES_KEPT = 20_000
+"""Cookies kept at most (a club's room holds a few thousand phones): past it, all are let go."""
 
 
 HSTS = "max-age=31536000"

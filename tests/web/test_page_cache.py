@@ -137,6 +137,33 @@ def test_a_phone_reloading_a_kept_page_is_not_sent_its_cookie_again(
     assert "Set-Cookie" in viewer.get(game.game_url).headers  # first in its list again
 
 
+def test_a_cookie_read_from_memory_is_the_cookie_sent(game: Table, app: Flask) -> None:
+    """The session cookies read lately are kept by their signed value: a cookie changed by
+    a byte is checked again, and refused; what a request changes in its session goes out in
+    its own cookie, never into the session kept for the cookie it came with."""
+    viewer = app.test_client()
+    viewer.get(game.game_url)
+    cookie = viewer.get_cookie("session")
+    assert cookie is not None
+    value = cookie.value
+    assert "Set-Cookie" not in viewer.get(game.game_url).headers  # read from memory
+    forged = value[:-2] + ("AA" if value[-2:] != "AA" else "BB")
+    stranger = app.test_client()
+    stranger.set_cookie("session", forged)
+    stranger.get(game.game_url)
+    assert stranger.get_cookie("session").value != forged  # a new session, not the kept one
+    # A scorer link opened with this cookie changes the session: the next request with the
+    # old cookie is a viewer's still.
+    other = app.test_client()
+    other.set_cookie("session", value)
+    other.get(f"{game.game_url}/score/{scorer_token(app)}")
+    assert other.get_cookie("session").value != value
+    again = app.test_client()
+    again.set_cookie("session", value)
+    assert "<form" not in text(again.get(game.game_url))
+    assert "<form" in text(other.get(game.game_url))
+
+
 def test_a_one_time_message_shows_once_and_is_never_kept(game: Table, app: Flask) -> None:
     second = app.test_client()
     second.get(f"{game.game_url}/score/{scorer_token(app)}")
