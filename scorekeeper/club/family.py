@@ -20,7 +20,7 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper import contract
 from scorekeeper.club import bp
 from scorekeeper.club.hands import HandRecord
-from scorekeeper.club.models import LIVE_VERSION, ClubResult, ClubSession
+from scorekeeper.club.models import ClubResult, ClubSession, ClubTable
 from scorekeeper.club.transfer import game_from_json, game_to_json
 from scorekeeper.contract.labels import (
     SEAT_LETTERS,
@@ -232,7 +232,7 @@ FAMILY = register(
             isinstance(game, ClubSession) and game.game_file_for_everyone()
         ),
         every_phone_scores_at_home=False,
-        live_version=LIVE_VERSION,
+        parts=ClubTable,
     )
 )
 

@@ -13,12 +13,11 @@ from datetime import date, datetime
 from enum import StrEnum
 from functools import lru_cache
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint, func, select
+from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.extensions import Model, db
+from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting, utcnow
-from scorekeeper.games.registry import LiveVersion
 from scorekeeper.rules.bridge import Artificial, Contract, Seat, Side, Strain
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -235,12 +234,6 @@ class ClubSession(Game):
             if self.left_pair is not None and self.left_from is not None
             else None,
         )
-
-    @property
-    def live_version(self) -> int:
-        """The session's row and every table's: what the director's page follows (the same
-        sum as LIVE_VERSION, for the live poll)."""
-        return self.version + sum(table.version for table in self.tables)
 
     @property
     def last_change(self) -> datetime:
@@ -497,20 +490,3 @@ class ClubDeal(Model):
     for a deal that gives fewer than four hands)."""
 
     game: Mapped[ClubSession] = relationship(back_populates="deals")
-
-
-LIVE_VERSION = LiveVersion(
-    query=select(
-        (
-            Game.version
-            + select(func.coalesce(func.sum(ClubTable.version), 0))
-            .where(ClubTable.game_id == Game.id)
-            .scalar_subquery()
-        ).label("version"),
-        Game.family,
-    ).where(Game.id == db.bindparam("game_id")),
-    rows=ClubTable,
-    trigger="club_table_version_notice",
-)
-"""The session's live version: its own row's and every table's, added up, in one query; a
-table's change is told by the trigger of migration ``b3e8d5a1c7f2``."""

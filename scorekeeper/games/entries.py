@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
-from sqlalchemy import inspect
+from sqlalchemy import inspect, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
@@ -44,9 +44,20 @@ Outcome = Response | tuple[str, int] | str
 
 def save(row: Any) -> bool:
     """Commit, counting a change of ``row`` (the game, or a club table), unless another phone
-    changed that row since it was loaded."""
+    changed that row since it was loaded. A part's change (a club table's) is counted in the
+    game's row too, whose version the game's pages follow: that row is written first, as a
+    write locking the game writes it before its parts' rows, so that two such writes wait for
+    one another rather than each for the other."""
     row.changed()
     try:
+        if not isinstance(row, Game):
+            with db.session.no_autoflush:
+                db.session.execute(
+                    update(Game)
+                    .where(Game.id == row.game_id)
+                    .values(parts_version=Game.parts_version + 1)
+                    .execution_options(synchronize_session=False)
+                )
         db.session.commit()
     except (StaleDataError, IntegrityError, OperationalError) as error:
         db.session.rollback()

@@ -99,6 +99,10 @@ class Game(Model):
     version: Mapped[int] = mapped_column(default=1)
     """Counts the changes, so a form drawn from an older state of the game is recognised; an
     update based on a version another phone has since changed fails (optimistic locking)."""
+    parts_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Counts the changes written under rows of the game's own parts, each with a version of its
+    own (a club session's tables, so that they never wait on one another's forms): the game's
+    pages follow one number, read in one row (see :attr:`live_version`)."""
     setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
     """The new-game form's one-time value: submitting it twice starts one game."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -123,9 +127,8 @@ class Game(Model):
 
     @property
     def live_version(self) -> int:
-        """The version the live pages follow and the forms are drawn from: the game row's own,
-        unless the family keeps versions of its entries elsewhere too."""
-        return self.version
+        """The version the live pages follow: the game row's own and its parts' changes."""
+        return self.version + self.parts_version
 
     @property
     def correction_log(self) -> list[Correction]:

@@ -41,21 +41,6 @@ class TakenBack:
 
 
 @dataclass(frozen=True)
-class LiveVersion:
-    """A game's version as its pages follow it, where it spans more rows than the game's own: a
-    club session's tables each keep a version of their own, so that they never wait on one
-    another, and the session's is its row's and every table's added up."""
-
-    query: Any
-    """A select of (version, family) for the bound ``game_id``."""
-    rows: type[Any]
-    """The class of those other rows, each with its ``game_id``."""
-    trigger: str
-    """The trigger on their table that tells the server processes of their changes
-    (PostgreSQL's ``NOTIFY``, as the game table's does: see scorekeeper.serving.watch)."""
-
-
-@dataclass(frozen=True)
 class Family:
     key: str
     name: Callable[[], str]
@@ -86,8 +71,10 @@ class Family:
     """On a private server (the family's laptop) every phone scores the family's games; not
     where a game's own links give narrower rights (a club session's tables each enter their own
     results, and the director's rights come from the director's link alone)."""
-    live_version: LiveVersion | None = None
-    """Where a game's pages change with more than its own row."""
+    parts: type[Any] | None = None
+    """The rows of a game's parts that its entries are written under, each with a version of
+    its own (a club session's tables), rather than under the game's row; each such write
+    counts in the game's ``parts_version`` as well (see scorekeeper.games.entries.save)."""
 
 
 FAMILIES: dict[str, Family] = {}

@@ -21,7 +21,10 @@ from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
 from scorekeeper.serving.watch import VersionWatch
 
-STATE = select(Game.version, Game.family).where(Game.id == bindparam("game_id"))
+STATE = select(Game.version + Game.parts_version, Game.family).where(
+    Game.id == bindparam("game_id")
+)
+"""A game's live version (its row's and its parts' changes, see Game.live_version)."""
 
 
 def stored_version(game_id: str, family: str) -> int | None:
@@ -84,11 +87,9 @@ class VersionReads:
         """The version of the game of this family; ``None`` if there is no such game."""
         if not GAME_ID.fullmatch(game_id):
             return None
-        known = FAMILIES.get(family)
-        if known is None:
+        if family not in FAMILIES:
             return None
-        query = STATE if known.live_version is None else known.live_version.query
-        row = self.row(query, game_id)
+        row = self.row(STATE, game_id)
         return int(row[0]) if row is not None and row[1] == family else None
 
     def row(self, query: Select[int, str], game_id: str) -> Sequence[Any] | None:

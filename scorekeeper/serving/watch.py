@@ -10,12 +10,11 @@ process listens on a connection of its own, in a thread of its own, and keeps th
 was told or read. A poll whose game is known is answered from there; any other reads the
 database, and the version read is kept unless the game changed meanwhile.
 
-A club session's version is its row's and every table's added up, and each table is written
-under its own row, so that the tables never wait on one another. A trigger on the table of
-those rows (migration ``b3e8d5a1c7f2``) tells that the session changed, not its version: two
-tables committing at once would each add up the other's old version, and the sum the database
-then holds would never be told. A process told so forgets the session, and its next poll reads
-the sum once, after the commit, and keeps it: one read a change rather than one a poll.
+A game's live version is its row's own and the count of its parts' changes (a club session's
+tables, each entering under a row of its own), both in the game's row, which every write
+rewrites: the trigger (as migration ``e8b4d2f6a1c3`` has it) tells their sum. In the process
+that writes a part, the game's row it holds may be older than the database's (another table
+wrote meanwhile): it forgets the game instead, and its next poll reads it once.
 
 Under load a round trip costs a server thread more than the query: the thread gives up the
 interpreter while it waits, and waits again for another thread to hand it back. The poll is
@@ -64,7 +63,7 @@ KEPT_AT_MOST = 20_000
 GONE = "gone"
 """The version a notice gives for a game removed."""
 CHANGED = "changed"
-"""The version a notice gives for a game whose live version must be read again."""
+"""What this process notes of a game whose live version it must read again."""
 PING = "ping"
 TRIGGER = "game_version_notice"
 """The trigger that sends the notices (migration ``f2a6c1d8e9b3``)."""
@@ -237,20 +236,16 @@ class VersionWatch:
             return
         if version == GONE:
             self.told(game_id, None, family)
-        elif known.live_version is None:
+        elif version.isdigit():
             self.told(game_id, int(version), family)
-        else:  # the game row's own version, or a change to another of its rows
+        else:  # a notice as a trigger of an older revision sent it
             self.forget(game_id)
 
 
 def notice_triggers() -> list[tuple[str, str]]:
     """The triggers that tell of the games' changes, and their tables: the game table's, and
     those of the rows a family's live version spans."""
-    triggers = [(TRIGGER, "game")]
-    for family in FAMILIES.values():
-        if (live := family.live_version) is not None:
-            triggers.append((live.trigger, live.rows.__tablename__))
-    return triggers
+    return [(TRIGGER, "game")]
 
 
 def heartbeat_query(triggers: list[tuple[str, str]]) -> str:
@@ -269,8 +264,9 @@ def note_change(_mapper: Mapper[Any], connection: Connection, game: Game) -> Non
     """The game's row was rewritten with a new version: the database's trigger tells every
     process when it commits; this one is told at once (:func:`tell_this_process`)."""
     known = FAMILIES.get(game.family)
-    spans_more = known is not None and known.live_version is not None
-    note(connection, game, game.id, game.family, CHANGED if spans_more else game.version)
+    # The count of its parts' changes this process holds may be older than the database's.
+    has_parts = known is not None and known.parts is not None
+    note(connection, game, game.id, game.family, CHANGED if has_parts else game.live_version)
 
 
 @event.listens_for(Game, "after_delete", propagate=True)
@@ -281,10 +277,10 @@ def note_removal(_mapper: Mapper[Any], connection: Connection, game: Game) -> No
 @event.listens_for(Mapper, "after_update")
 @event.listens_for(Mapper, "after_delete")
 def note_other_row(_mapper: Mapper[Any], connection: Connection, row: Any) -> None:
-    """A row that a family's live version spans (a club table) was written: the version it
-    adds up to is read again after the commit."""
+    """A game's part (a club table) was written, and the game's count of them with it: the
+    game's live version is read again after the commit."""
     for family in FAMILIES.values():
-        if family.live_version is not None and isinstance(row, family.live_version.rows):
+        if family.parts is not None and isinstance(row, family.parts):
             note(connection, row, row.game_id, family.key, CHANGED)
 
 

@@ -228,27 +228,25 @@ def test_a_read_older_than_a_notice_does_not_replace_it() -> None:
     assert watch.version("g") == (6, "ascenseur")
 
 
-def test_a_club_sessions_notices_make_the_process_read_it_again() -> None:
-    """A club session's version spans its tables' rows: a notice of its row or of a table's
-    tells that it changed, not to what; the process forgets it, and no read begun before the
-    notice is kept."""
+def test_a_club_sessions_notices_tell_its_version_as_any_games() -> None:
+    """A club session's version is its row's and its tables' changes, both in its row: its
+    notice tells it. A notice that says only that it changed (as a trigger of an older
+    revision sent it) makes the process forget it, and no read begun before is kept."""
     watch = Listening().watch
     watch.heard("g 4 ascenseur")
     watch.told("h", 9, "club")
-    watch.heard("h 7 club")  # the session's own row: 7 is not the session's version
-    assert watch.version("g") == (4, "ascenseur")
-    assert watch.version("h") is None and "h" not in watch.known
-    watch.told("h", 10, "club")
+    watch.heard("h 12 club")
+    assert watch.version("g") == (4, "ascenseur") and watch.version("h") == (12, "club")
     token = watch.read_token()
     assert token is not None
-    watch.heard("h changed club")  # a table's row
+    watch.heard("h changed club")
     assert "h" not in watch.known
-    watch.keep_read("h", 10, "club", token)  # read before the change
+    watch.keep_read("h", 12, "club", token)  # read before the change
     assert watch.version("h") is None
     token = watch.read_token()
     assert token is not None
-    watch.keep_read("h", 11, "club", token)
-    assert watch.version("h") == (11, "club")
+    watch.keep_read("h", 13, "club", token)
+    assert watch.version("h") == (13, "club")
     watch.heard("h gone club")
     assert watch.version("h") is None
     watch.heard("g gone ascenseur")
@@ -323,11 +321,7 @@ def test_memory_is_trusted_only_while_the_watchs_own_notice_comes_back(
 
 
 @pytest.mark.parametrize(
-    ("trigger", "table_name", "revision"),
-    [
-        ("game_version_notice", "game", "d1c2b3a4e5f6"),
-        ("club_table_version_notice", "club_table", "f2a6c1d8e9b3"),
-    ],
+    ("trigger", "table_name", "revision"), [("game_version_notice", "game", "d1c2b3a4e5f6")]
 )
 def test_without_a_trigger_nothing_is_answered_from_memory(
     two_servers: tuple[Flask, Flask, Table, StatementLog],
@@ -409,39 +403,35 @@ def club_watch(app: Flask, club: Club) -> tuple[VersionWatch, str, int]:
     return watch, game_id, started
 
 
-def test_a_club_session_is_polled_from_memory_and_read_once_after_a_tables_entry(
+def test_a_club_session_is_polled_from_memory_even_after_a_tables_entry(
     club_on_two_servers: tuple[Flask, Flask, Club, StatementLog],
 ) -> None:
-    """The director's page polls the session's version: another process's table entry is told
-    by the table row's trigger, and the poll after it reads the session's version once."""
+    """The director's page polls the session's version: another process's table entry counts
+    in the session's row, whose trigger tells the new version; no poll reads the database."""
     first, second, club, log = club_on_two_servers
     watch, game_id, started = club_watch(second, club)
     log.mark()
     for _poll in range(3):
         assert version_of(second, club.url) == started
-    assert log.since_mark() == []
     assert club.enter(1, {"result": "passed"})[2] == 302  # through the first process
-    soon(lambda: watch.version(game_id) is None)
+    soon(lambda: watch.version(game_id) == (started + 1, "club"))
     log.mark()
     for _poll in range(3):
         assert version_of(second, club.url) == started + 1
-    statements = log.since_mark()
-    assert len(statements) == 1 and "club_table" in statements[0], statements
-    # A table's row changed any other way (psql) is told too, if and when it commits.
+    assert log.since_mark() == []
+    # The count changed any other way (psql) is told too, if and when it commits.
     url = first.config["SQLALCHEMY_DATABASE_URI"].replace("+psycopg", "")
     with psycopg.connect(url) as elsewhere:
         elsewhere.execute(
-            "UPDATE club_table SET version = version + 1 WHERE game_id = %s", (game_id,)
+            "UPDATE game SET parts_version = parts_version + 5 WHERE id = %s", (game_id,)
         )
         elsewhere.rollback()
         elsewhere.execute(
-            "UPDATE club_table SET version = version + 1 WHERE game_id = %s AND number = 2",
-            (game_id,),
+            "UPDATE game SET parts_version = parts_version + 1 WHERE id = %s", (game_id,)
         )
         elsewhere.commit()
-    soon(lambda: watch.version(game_id) is None)
+    soon(lambda: watch.version(game_id) == (started + 2, "club"))
     assert version_of(second, club.url) == started + 2
-    assert watch.version(game_id) == (started + 2, "club")
 
 
 def test_a_process_polls_at_once_the_tables_entry_it_committed(
@@ -465,4 +455,7 @@ def test_a_process_polls_at_once_the_tables_entry_it_committed(
         data={"csrf_token": token.group(1), "drawn_from": drawn_from.group(1)},
     )
     assert closed.status_code == 302
-    assert version_of(first, club.url) == started + 2 + len(club.tables)
+    with first.app_context():
+        stored = db.session.get(Game, game_id)
+        assert stored is not None and stored.live_version > started + 1
+        assert version_of(first, club.url) == stored.live_version
