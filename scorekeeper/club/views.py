@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -668,6 +668,12 @@ def render_table(
         ]
         boards.extend((r.board, r) for r in moved_here)  # the board the table played instead
     stored = game.table(table).version  # type: ignore[union-attr]
+    # The phone follows its own table (its entries, and the director's changes), not every
+    # table's: it reloads for what changed here, and shows the others' results as they stand
+    # then. A table sitting its round out follows the whole session, whose other tables end it.
+    sits_out = seating is not None and movement.sits_out(seating)
+    followed = None if sits_out else g.get("part_version") or game.version + stored
+    live_part = (url_for(".part_version", game_id=game.id, part=table), followed)
     form_board = form_board or next_board
     if form is None and form_board is not None:
         form = ResultForm(formdata=None, data={"drawn_from": stored})
@@ -705,6 +711,8 @@ def render_table(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
         ),
         here=table_path(game, table, round=shown) if shown else table_path(game, table),
+        live_game=game,
+        live_part=live_part if followed is not None else None,
         keep_awake=True,
     ), status
 
@@ -723,7 +731,7 @@ def table_page(game_id: str, table: int, token: str) -> Response | str:
         round_ = asked if asked is not None and 1 <= asked <= movement.rounds else None
         return render_table(game, movement, table, round_)[0]
 
-    return kept_page(FAMILY, game_id, draw, table, token, asked, opens_the_game=False)
+    return kept_page(FAMILY, game_id, draw, table, token, asked, opens_the_game=False, part=table)
 
 
 def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:

@@ -30,6 +30,14 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
         A game that exists is mostly answered before Flask (scorekeeper.serving)."""
         return poll_response(game_id, family.key)
 
+    if family.parts is not None:
+
+        @bp.get("/<game_id>/part/<int:part>" + POLL_PATH)
+        def part_version(game_id: str, part: int) -> BaseResponse:
+            """The version of one of the game's parts (a club table), for its phone's page,
+            which follows its own part and the game's row alone."""
+            return poll_response(game_id, family.key, part)
+
     @bp.get("/<game_id>/score/<token>")
     def join_as_scorer(game_id: str, token: str) -> BaseResponse:
         """The scorer link: this browser may now enter and correct the game's entries."""

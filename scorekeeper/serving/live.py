@@ -56,14 +56,18 @@ POLL_PATH = "/version"
 and nothing else, not even the session cookie."""
 
 
-POLL_ADDRESS = re.compile(r"/(?P<family>[a-z]+)/(?P<game_id>[A-Za-z0-9_-]{1,16})" + POLL_PATH)
+POLL_ADDRESS = re.compile(
+    r"/(?P<family>[a-z]+)/(?P<game_id>[A-Za-z0-9_-]{1,16})(?:/part/(?P<part>[1-9][0-9]{0,3}))?"
+    + POLL_PATH
+)
+"""A game's poll, or one of its parts' (``/club/<id>/part/3/version``: a club table's phone)."""
 
 
 def poll_answer(
-    game_id: str, version: int, if_none_match: str | None
+    game_id: str, version: int, if_none_match: str | None, part: int | None = None
 ) -> tuple[int, dict[str, str], bytes]:
     """The answer to a poll: 304 while the phone's page shows this version, else the version."""
-    etag = f"{game_id}-{version}"
+    etag = f"{game_id}-{version}" if part is None else f"{game_id}-{part}-{version}"
     headers = {"ETag": f'"{etag}"', "Cache-Control": "no-cache"}
     # A weak match is enough (RFC 9110): a proxy that compresses answers makes their tags weak.
     if parse_etags(if_none_match).contains_weak(etag):
@@ -72,13 +76,15 @@ def poll_answer(
     return 200, {**headers, "Content-Type": "application/json"}, body
 
 
-def poll_response(game_id: str, family: str) -> Response:
-    """The poll, as Flask's route answers it: a game that :class:`LivePoll` let through (one
-    that does not exist: 404), or a database that failed there."""
-    version = stored_version(game_id, family)
+def poll_response(game_id: str, family: str, part: int | None = None) -> Response:
+    """The poll, as Flask's route answers it: a game (or part) that :class:`LivePoll` let
+    through (one that does not exist: 404), or a database that failed there."""
+    version = stored_version(game_id, family, part)
     if version is None:
         abort(404)
-    status, headers, body = poll_answer(game_id, version, request.headers.get("If-None-Match"))
+    status, headers, body = poll_answer(
+        game_id, version, request.headers.get("If-None-Match"), part
+    )
     return current_app.response_class(body, status, headers)
 
 
@@ -95,7 +101,7 @@ class LivePoll:
     def __init__(
         self,
         wsgi_app: WSGIApplication,
-        read_version: Callable[[str, str], int | None],
+        read_version: Callable[[str, str, int | None], int | None],
         headers: Callable[[bool], dict[str, str]],
     ) -> None:
         self.wsgi_app = wsgi_app
@@ -107,14 +113,15 @@ class LivePoll:
         address = POLL_ADDRESS.fullmatch(environ.get("PATH_INFO", ""))
         if address is None or method not in ("GET", "HEAD"):
             return self.wsgi_app(environ, start_response)
+        part = int(address["part"]) if address["part"] else None
         try:
-            version = self.read_version(address["game_id"], address["family"])
+            version = self.read_version(address["game_id"], address["family"], part)
         except Exception:
             version = None  # Flask reads it again and shows the error as every page does
         if version is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = poll_answer(
-            address["game_id"], version, environ.get("HTTP_IF_NONE_MATCH")
+            address["game_id"], version, environ.get("HTTP_IF_NONE_MATCH"), part
         )
         secure = environ.get("wsgi.url_scheme") == "https"
         headers = {**self.headers(secure), **headers}

@@ -245,6 +245,7 @@ def kept_page(
     *varies: Hashable,
     for_both_roles: bool = False,
     opens_the_game: bool = True,
+    part: int | None = None,
 ) -> Response | str:
     """A game's page, kept as drawn under what it shows: its family and id, its version,
     scorer or viewer, the language and the time zone, and what else it ``varies`` with (the
@@ -252,10 +253,14 @@ def kept_page(
     template marks what only its scorer or only its viewers see is drawn ``for_both_roles``
     when its scorer asks: the phones looking on then find their copy kept. A page that
     ``opens_the_game`` notes the game among this browser's (not a club table's page, whose
-    link gives that table alone)."""
+    link gives that table alone). The page of one of the game's ``part``s (a club table's) may
+    follow that part's version (``g.part_version``) rather than the game's, and is kept under
+    both."""
     version = stored_version(game_id, family.key)
-    if version is None:
+    part_version = None if part is None else stored_version(game_id, family.key, part)
+    if version is None or (part is not None and part_version is None):
         abort(404)
+    g.part_version = part_version
     # The page follows the version read before any of its own reads: a change committed
     # while it is drawn may show in some of them and not in others, and only a version older
     # than all of them makes the phone reload until the page shows that change.
@@ -267,7 +272,7 @@ def kept_page(
     where = page_place()
 
     def key(scorer: bool) -> Hashable:
-        return (family.key, game_id, version, scorer, *where, *varies)
+        return (family.key, game_id, version, part, part_version, scorer, *where, *varies)
 
     # Where every phone scores, none would ask for the viewers' copy.
     both = for_both_roles and scorer and not every_phone_scores(family.key)

@@ -27,11 +27,28 @@ STATE = select(Game.version + Game.parts_version, Game.family).where(
 """A game's live version (its row's and its parts' changes, see Game.live_version)."""
 
 
-def stored_version(game_id: str, family: str) -> int | None:
-    """The version of the game of this family, as the database has it now; ``None`` if there
-    is no such game."""
+def stored_version(game_id: str, family: str, part: int | None = None) -> int | None:
+    """The version of the game of this family, as the database has it now, or that of one of
+    its ``part``s (see :func:`part_state`); ``None`` if there is no such game or part."""
     reads: VersionReads = current_app.extensions["version_reads"]
-    return reads.version(game_id, family)
+    return reads.version(game_id, family, part)
+
+
+PART_STATES: dict[type[Any], Select[int, str]] = {}
+
+
+def part_state(parts: type[Any]) -> Select[int, str]:
+    """The version a page of one of a game's parts follows (a club table's phone): the game
+    row's own, which counts the changes of the whole game (a director's), and the part's row's,
+    which counts the part's own (the table's entries); not the other parts'."""
+    query = PART_STATES.get(parts)
+    if query is None:
+        query = PART_STATES[parts] = (
+            select(Game.version + parts.version, Game.family)
+            .join(parts, parts.game_id == Game.id)
+            .where(Game.id == bindparam("game_id"), parts.number == bindparam("part"))
+        )
+    return query
 
 
 def init_app(app: Flask) -> None:
@@ -66,11 +83,12 @@ class VersionReads:
         self.watch = VersionWatch(engine) if engine.dialect.name == "postgresql" else None
         event.listen(engine, "engine_disposed", self.renew)
 
-    def polled_version(self, game_id: str, family: str) -> int | None:
+    def polled_version(self, game_id: str, family: str, part: int | None = None) -> int | None:
         """The version a live poll is given: on PostgreSQL, what the server process was told
-        (:mod:`scorekeeper.serving.watch`) where it knows the game, else the database's."""
-        if self.watch is None:
-            return self.version(game_id, family)
+        (:mod:`scorekeeper.serving.watch`) where it knows the game, else the database's (a
+        part's always: it is told nothing of them)."""
+        if self.watch is None or part is not None:
+            return self.version(game_id, family, part)
         self.watch.start()
         told = self.watch.version(game_id)
         version: int | None
@@ -83,20 +101,25 @@ class VersionReads:
             self.watch.keep_read(game_id, version, family, token)
         return version
 
-    def version(self, game_id: str, family: str) -> int | None:
-        """The version of the game of this family; ``None`` if there is no such game."""
-        if not GAME_ID.fullmatch(game_id):
+    def version(self, game_id: str, family: str, part: int | None = None) -> int | None:
+        """The version of the game of this family, or of its ``part``; ``None`` if there is no
+        such game or part."""
+        known = FAMILIES.get(family)
+        if known is None or not GAME_ID.fullmatch(game_id):
             return None
-        if family not in FAMILIES:
+        if part is None:
+            row = self.row(STATE, {"game_id": game_id})
+        elif known.parts is None:
             return None
-        row = self.row(STATE, game_id)
+        else:
+            row = self.row(part_state(known.parts), {"game_id": game_id, "part": part})
         return int(row[0]) if row is not None and row[1] == family else None
 
-    def row(self, query: Select[int, str], game_id: str) -> Sequence[Any] | None:
+    def row(self, query: Select[int, str], values: dict[str, Any]) -> Sequence[Any] | None:
         compiled = self.statements.get(query)
         if compiled is None:
             compiled = self.statements[query] = query.compile(dialect=self.engine.dialect)
-        named = compiled.construct_params({"game_id": game_id})
+        named = compiled.construct_params(values)
         positions = compiled.positiontup
         parameters = tuple(named[name] for name in positions) if positions else named
         if not self.keeps_connections:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from scorekeeper.rules import ascenseur as rules
 from tests.web.table import TOKEN, Table, text
 from tests.web.test_club import SMALL, Club
 from tests.web.test_sharing import scorer_token
+from tests.web.test_version_watch import CLOSE_VERSION
 
 
 @pytest.fixture
@@ -328,3 +330,87 @@ def test_a_club_tables_kept_page_is_for_its_own_link_alone(
     assert phone.get(f"{link.rsplit('/', 1)[0]}/2/{token}").status_code == 403
     assert phone.get(club.tables[1]).status_code == 200
     assert table_draws == [1]  # kept for its own link; a wrong one is refused, and kept nothing
+
+
+LIVE = re.compile(r'data-live="([^"]+)" data-version="([^"]+)"')
+
+
+def followed(page: str) -> tuple[str, str]:
+    """What a page follows live: its poll's address, and the version it shows."""
+    found = LIVE.search(page)
+    assert found, "the page follows nothing"
+    return found.group(1), found.group(2)
+
+
+def poll(client: FlaskClient, address: str, version: str) -> int:
+    """A phone's poll, as the page's script asks it: 304 while its page shows ``version``."""
+    game_id = address.split("/")[2]
+    part = address.split("/part/")[1].split("/")[0] if "/part/" in address else None
+    etag = f'"{game_id}-{part}-{version}"' if part else f'"{game_id}-{version}"'
+    response = client.get(address, headers={"If-None-Match": etag})
+    assert "Set-Cookie" not in response.headers  # no session read, none written
+    return response.status_code
+
+
+def test_a_club_tables_phone_follows_its_own_table_and_the_directors_changes(
+    app: Flask, table_draws: list[int]
+) -> None:
+    """Another table's entry reloads no other phone (it shows at this table's next entry,
+    or a reload); this table's own entry does, and so does the director's change."""
+    club = Club(app.test_client())
+    club.start(**SMALL)
+    phone = app.test_client()
+    address, version = followed(text(phone.get(club.tables[1])))
+    assert address.endswith("/part/1/version")
+    assert poll(phone, address, version) == 304
+    assert club.enter(2, {"result": "passed"})[2] == 302  # another table's entry
+    assert poll(phone, address, version) == 304
+    table_draws.clear()
+    page = text(phone.get(club.tables[1]))  # reloaded by hand: drawn as the session is now
+    assert table_draws == [1] and followed(page) == (address, version)
+    assert club.enter(1, {"result": "passed"})[2] == 302  # this table's own
+    assert poll(phone, address, version) == 200
+    assert json.loads(phone.get(address).data)["version"] == int(version) + 1
+    address, version = followed(text(phone.get(club.tables[1])))
+    assert poll(phone, address, version) == 304
+    page = text(club.client.get(club.url))  # the director closes the session
+    token, drawn_from = TOKEN.search(page), CLOSE_VERSION.search(page)
+    assert token and drawn_from
+    closing = {"csrf_token": token.group(1), "drawn_from": drawn_from.group(1)}
+    assert club.client.post(f"{club.url}/close", data=closing).status_code == 302
+    assert poll(phone, address, version) == 200
+    assert "The session is closed" in text(phone.get(club.tables[1]))
+
+
+def test_a_table_sitting_its_round_out_follows_the_whole_session(app: Flask) -> None:
+    """Its round ends when the other tables have played it: it follows them all."""
+    club = Club(app.test_client())
+    club.start(
+        movement="mitchell", tables="3", boards_per_round="2", pairs="odd", scoring="matchpoints"
+    )
+    phone = app.test_client()
+    address, version = followed(text(phone.get(club.tables[3])))  # the phantom's table
+    assert address == f"{club.url}/version"
+    for table in (1, 2):
+        for _board in range(2):
+            assert poll(phone, address, version) == 304
+            assert club.enter(table, {"result": "passed"})[2] == 302
+            assert poll(phone, address, version) == 200
+            address, version = followed(text(phone.get(club.tables[3])))
+    assert "/part/3/" in address  # round 2: it plays
+
+
+def test_a_part_poll_answers_only_for_a_part_that_is_there(app: Flask, game: Table) -> None:
+    club = Club(app.test_client())
+    club.start(**SMALL)
+    phone = app.test_client()
+    assert phone.get(f"{club.url}/part/3/version").status_code == 200
+    for missing in (
+        f"{club.url}/part/4/version",  # no table 4
+        f"{club.url}/part/0/version",
+        f"{club.url}/part/99999/version",
+        f"{game.game_url}/part/1/version",  # a game without parts
+        f"/club/{game.game_url.rsplit('/', 1)[1]}/part/1/version",  # another family's game
+        "/club/nosuchgame/part/1/version",
+    ):
+        assert phone.get(missing).status_code == 404, missing
