@@ -208,7 +208,10 @@ class ClubSession(Game):
         if (sitting := movement.sitting_out(seating)) is not None:
             seated = [self.pair_key(*sitting)]
         played_by: dict[Pair, set[int]] = {pair: set() for pair in seated}
+        numbers = {pair.number for pair in seated}
         for result in self.results:
+            if result.ns not in numbers and result.ew not in numbers:
+                continue  # played by other pairs (a result's engine form costs its scoring)
             for pair in pairs_of(result.table_result(), self.ranking):
                 if pair in played_by:
                     played_by[pair].add(result.board)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
@@ -128,9 +130,36 @@ def scored(game: ClubSession, scorer: bool = True) -> tuple[SessionScore | None,
     """The session scored as its reader may see it (see ClubSession.score_shown), or the
     engine's refusal (a session is only as good as its rows)."""
     try:
-        return game.score_shown(scorer), None
+        return kept_score(game, scorer), None
     except RuleError as error:
         return None, rule_message(error)
+
+
+SCORES_KEPT = 256
+"""Sessions scored, kept by version: a result entered changes the director's page, the
+players' (the ranking as it stands) and the table's phone (its pairs' cards), each scoring
+the same session; scored once, the three draw in a third of the time."""
+kept_scores: OrderedDict[Hashable, SessionScore | None] = OrderedDict()
+kept_scores_lock = threading.Lock()
+
+
+def kept_score(game: ClubSession, scorer: bool) -> SessionScore | None:
+    """``game.score_shown(scorer)``, scored once per state of the session in a server process:
+    kept under the session's version and what its reader may see, for a page being drawn
+    (a GET changes nothing; a form's request may have changed the session it scores)."""
+    if request.method not in ("GET", "HEAD"):
+        return game.score_shown(scorer)
+    key = (game.id, game.live_version, game.ranking_shown_after(scorer))
+    with kept_scores_lock:
+        if key in kept_scores:
+            kept_scores.move_to_end(key)
+            return kept_scores[key]
+    score = game.score_shown(scorer)
+    with kept_scores_lock:
+        kept_scores[key] = score
+        while len(kept_scores) > SCORES_KEPT:
+            kept_scores.popitem(last=False)
+    return score
 
 
 def render_session(game: ClubSession) -> str:
