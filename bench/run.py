@@ -16,9 +16,13 @@ minute at 300 tables, in which every scorer enters a round, with the share of th
 server spent computing (PostgreSQL's work, on the other core, is not counted). A number of tables
 counts as held where, in most runs of a ``--seconds`` step, the generator kept 95 % of its
 schedule, no request failed and the round page's p95 stayed under 100 ms; the minutes at 300
-tables count as the step at 300, and the search goes on above or below it. The last lines are
-one JSON object per deployment; ``--twice`` runs the whole benchmark again and compares every
-figure.
+tables count as the step at 300, and the search goes on above or below it. The club night
+(``--workloads club``) is measured the same way on the same servers: sessions of 15 tables, each
+table's phone entering a board about every seven minutes and following its table, the
+director's page and two players' phones a table following the session; its latencies come from
+a minute at 1 005 tables, and the sessions held are searched above or below that. The last lines
+are one JSON object per deployment and workload; ``--twice`` runs the whole benchmark again and
+compares every figure.
 """
 
 from __future__ import annotations
