@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import re
 import threading
+import warnings
 from collections.abc import Iterator
 
 import psycopg
@@ -246,7 +247,8 @@ def test_on_postgresql_a_poll_is_one_statement_and_no_transaction(
             assert table.client.get(f"{table.game_url}/version").status_code == 200
         statements = log.since_mark()
         assert len(statements) == 3, statements
-        assert all(s.startswith("SELECT game.version, game.family") for s in statements)
+        read = "SELECT game.version + game.parts_version AS anon_1, game.family"
+        assert all(s.startswith(read) for s in statements), statements
 
 
 def test_on_postgresql_a_round_page_is_drawn_in_three_statements_and_no_transaction(
@@ -265,7 +267,7 @@ def test_on_postgresql_a_round_page_is_drawn_in_three_statements_and_no_transact
         assert "Round 2" in text(page)
         assert len(statements) == 3, statements
         version, game, rounds = statements
-        assert version.startswith("SELECT game.version, game.family")
+        assert version.startswith("SELECT game.version + game.parts_version AS anon_1, game.family")
         assert "FROM game" in game and "player_1.name" in game
         assert "EXISTS (SELECT * FROM correction WHERE correction.game_id = game.id)" in game
         assert rounds.startswith("SELECT round.id")
@@ -340,6 +342,11 @@ def closed(dbapi_connection: object) -> bool:
 def test_a_server_thread_keeps_one_connection_for_its_polls(game: Table, app: Flask) -> None:
     """The poll takes no connection from the pool: each server thread keeps its own, and only
     that thread closes it: when it ends, or at its next read after the engine is disposed."""
+    # What earlier tests left to the collector (a database restarted leaves its dead
+    # connections to it) is collected here, not counted against this test's own.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
     poll = f"{game.game_url}/version"
     reads = app.extensions["version_reads"]
     reads.watch = None  # every poll reads the database
