@@ -1227,8 +1227,9 @@ def measure_club(benches: list[Bench], seconds: float, runs: int) -> list[dict[s
     """The club night's runs, as :func:`measure_all`'s: the deployments taking turns, the
     latencies over a minute at the target (some seventy sessions of fifteen tables), the most
     sessions held searched above or below it."""
-    target = -(-CLUB_TARGET_TABLES // CLUB_TABLES)  # sessions
     nights = [bench for bench in benches if bench.club is not None]
+    filled = min(len(bench.club.fill["sessions"]) for bench in nights)  # type: ignore[union-attr]
+    target = min(-(-CLUB_TARGET_TABLES // CLUB_TABLES), filled)  # sessions
     for bench in nights:
         club_run(bench, target, seconds, "warm-up")
     for _run in range(runs):
