@@ -1102,6 +1102,16 @@ def measure_all(
     return [figures_of(bench, latency_tables, runs, rescore) for bench in benches]
 
 
+def put_figures(result: dict[str, Any], figures: dict[str, list[float]]) -> None:
+    """Each figure's median over the runs, rounded as it reads, and its spread."""
+    for name, values in figures.items():
+        middle, spread = median_and_spread(values)
+        ratio = "_vs_" in name or name.endswith("_share")
+        places = 2 if ratio else (1 if name.endswith("_ms") else 0)
+        result[name] = round(middle, places) if places else round(middle)
+        result[f"{name}_spread"] = round(spread, 2)
+
+
 def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> dict[str, Any]:
     at, rates = bench.latency_loads, bench.rates
     figures: dict[str, list[float]] = {
@@ -1125,12 +1135,7 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
         "round_page_bytes_gzip": bench.size,
         "tables_sustained": bench.sustained,
     }
-    for name, values in figures.items():
-        middle, spread = median_and_spread(values)
-        ratio = "_vs_" in name or name.endswith("_share")
-        places = 2 if ratio else (1 if name.endswith("_ms") else 0)
-        result[name] = round(middle, places) if places else round(middle)
-        result[f"{name}_spread"] = round(spread, 2)
+    put_figures(result, figures)
     result["runs_redone"] = bench.redone
     result["rescore_max_game_ms"] = round(rescore, 2)
     return result
@@ -1293,12 +1298,7 @@ def club_figures(bench: Bench, target: int, runs: int) -> dict[str, Any]:
         "latencies_at_tables": target * CLUB_TABLES,
         "club_tables_sustained": night.sustained * CLUB_TABLES,
     }
-    for name, values in figures.items():
-        middle, spread = median_and_spread(values)
-        ratio = "_vs_" in name or name.endswith("_share")
-        places = 2 if ratio else (1 if name.endswith("_ms") else 0)
-        result[name] = round(middle, places) if places else round(middle)
-        result[f"{name}_spread"] = round(spread, 2)
+    put_figures(result, figures)
     result["runs_redone"] = night.redone
     return result
 
