@@ -1018,20 +1018,30 @@ def same_size_file(
 
 
 def rates_run(bench: Bench, seconds: float) -> None:
+    rate = flat_out_rates(bench, bench.targets, "rates", seconds)
+    bench.rates.append(rate)
+    bench.redone += rate["redone"]
+
+
+def flat_out_rates(
+    bench: Bench, targets: dict[str, tuple[str, dict[str, str]]], kind: str, seconds: float
+) -> dict[str, Any]:
+    """The flat-out rates of ``targets`` taking turns, run again while the host was slower
+    (``kind`` names the runs they are held to)."""
+
     def run() -> dict[str, Any]:
         job = {"kind": "throughput", "base": bench.server.url, "seconds": seconds}
-        rate = in_another_process({**job, "targets": bench.targets})
+        rate = in_another_process({**job, "targets": targets})
         print(
-            f"  {bench.deployment.label:<20} requests a second: "
-            + ", ".join(f"{name} {rate[name]:.0f}" for name in bench.targets),
+            f"  {bench.deployment.label:<20} {kind}, requests a second: "
+            + ", ".join(f"{name} {rate[name]:.0f}" for name in targets),
             flush=True,
         )
         return rate
 
-    kind = (bench.deployment.label, "rates")
-    rate = HOST.until_steady(kind, run, lambda rate: 1 / rate["static"], bench.say)
-    bench.rates.append(rate)
-    bench.redone += rate["redone"]
+    return HOST.until_steady(  # type: ignore[no-any-return]
+        (bench.deployment.label, kind), run, lambda rate: 1 / rate["static"], bench.say
+    )
 
 
 def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dict[str, Any]:
@@ -1211,19 +1221,7 @@ def club_run(bench: Bench, sessions: int, seconds: float, note: str = "") -> dic
 def club_rates_run(bench: Bench, seconds: float) -> None:
     night = bench.club
     assert night is not None
-
-    def run() -> dict[str, Any]:
-        job = {"kind": "throughput", "base": bench.server.url, "seconds": seconds}
-        rate = in_another_process({**job, "targets": night.targets})
-        print(
-            f"  {bench.deployment.label:<20} club, requests a second: "
-            + ", ".join(f"{name} {rate[name]:.0f}" for name in night.targets),
-            flush=True,
-        )
-        return rate
-
-    kind = (bench.deployment.label, "club rates")
-    rate = HOST.until_steady(kind, run, lambda rate: 1 / rate["static"], bench.say)
+    rate = flat_out_rates(bench, night.targets, "club rates", seconds)
     night.rates.append(rate)
     night.redone += rate["redone"]
 
