@@ -37,7 +37,7 @@ from scorekeeper.games.registry import Family
 from scorekeeper.games.rights import every_phone_scores, is_scorer, remember
 from scorekeeper.i18n import page_place
 from scorekeeper.serving.compression import accepts_gzip, deflate_part, gzip_spliced
-from scorekeeper.serving.versions import stored_version
+from scorekeeper.serving.versions import stored_version, stored_versions
 
 CSRF_MARK = "\x00csrf-token\x00"
 FILL_INS: dict[str, Callable[[], str]] = {CSRF_MARK: generate_csrf}
@@ -256,9 +256,13 @@ def kept_page(
     link gives that table alone). The page of one of the game's ``part``s (a club table's) may
     follow that part's version (``g.part_version``) rather than the game's, and is kept under
     both."""
-    version = stored_version(game_id, family.key)
-    part_version = None if part is None else stored_version(game_id, family.key, part)
-    if version is None or (part is not None and part_version is None):
+    part_version = None
+    if part is None:
+        version = stored_version(game_id, family.key)
+    else:
+        versions = stored_versions(game_id, family.key, part)
+        version, part_version = (None, None) if versions is None else versions
+    if version is None:
         abort(404)
     g.part_version = part_version
     # The page follows the version read before any of its own reads: a change committed

@@ -34,17 +34,26 @@ def stored_version(game_id: str, family: str, part: int | None = None) -> int | 
     return reads.version(game_id, family, part)
 
 
-PART_STATES: dict[type[Any], Select[int, str]] = {}
+def stored_versions(game_id: str, family: str, part: int) -> tuple[int, int] | None:
+    """The versions of the game of this family and of one of its ``part``s, read together
+    (one round trip, where a part's page reads both); ``None`` if there is no such game or
+    part."""
+    reads: VersionReads = current_app.extensions["version_reads"]
+    return reads.versions(game_id, family, part)
 
 
-def part_state(parts: type[Any]) -> Select[int, str]:
-    """The version a page of one of a game's parts follows (a club table's phone): the game
-    row's own, which counts the changes of the whole game (a director's), and the part's row's,
-    which counts the part's own (the table's entries); not the other parts'."""
+PART_STATES: dict[type[Any], Select[int, int, str]] = {}
+
+
+def part_state(parts: type[Any]) -> Select[int, int, str]:
+    """The game's live version, then the version a page of one of its parts follows (a club
+    table's phone): the game row's own, which counts the changes of the whole game (a
+    director's), and the part's row's, which counts the part's own (the table's entries); not
+    the other parts'."""
     query = PART_STATES.get(parts)
     if query is None:
         query = PART_STATES[parts] = (
-            select(Game.version + parts.version, Game.family)
+            select(Game.version + Game.parts_version, Game.version + parts.version, Game.family)
             .join(parts, parts.game_id == Game.id)
             .where(Game.id == bindparam("game_id"), parts.number == bindparam("part"))
         )
@@ -74,7 +83,7 @@ class VersionReads:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.statements: dict[Select[int, str], Any] = {}
+        self.statements: dict[Select[*tuple[Any, ...]], Any] = {}
         # Only a pool of many connections can spare one to each thread: SQLite in memory has
         # one connection, and a thread's own would be the ORM's.
         self.keeps_connections = isinstance(engine.pool, QueuePool)
@@ -104,18 +113,26 @@ class VersionReads:
     def version(self, game_id: str, family: str, part: int | None = None) -> int | None:
         """The version of the game of this family, or of its ``part``; ``None`` if there is no
         such game or part."""
-        known = FAMILIES.get(family)
-        if known is None or not GAME_ID.fullmatch(game_id):
+        if part is not None:
+            both = self.versions(game_id, family, part)
+            return None if both is None else both[1]
+        if FAMILIES.get(family) is None or not GAME_ID.fullmatch(game_id):
             return None
-        if part is None:
-            row = self.row(STATE, {"game_id": game_id})
-        elif known.parts is None:
-            return None
-        else:
-            row = self.row(part_state(known.parts), {"game_id": game_id, "part": part})
+        row = self.row(STATE, {"game_id": game_id})
         return int(row[0]) if row is not None and row[1] == family else None
 
-    def row(self, query: Select[int, str], values: dict[str, Any]) -> Sequence[Any] | None:
+    def versions(self, game_id: str, family: str, part: int) -> tuple[int, int] | None:
+        """The versions of the game of this family and of its ``part``; ``None`` if there is no
+        such game or part."""
+        known = FAMILIES.get(family)
+        if known is None or known.parts is None or not GAME_ID.fullmatch(game_id):
+            return None
+        row = self.row(part_state(known.parts), {"game_id": game_id, "part": part})
+        if row is None or row[2] != family:
+            return None
+        return int(row[0]), int(row[1])
+
+    def row(self, query: Select[*tuple[Any, ...]], values: dict[str, Any]) -> Sequence[Any] | None:
         compiled = self.statements.get(query)
         if compiled is None:
             compiled = self.statements[query] = query.compile(dialect=self.engine.dialect)
@@ -233,7 +250,7 @@ class ThreadsConnection:
             raise OperationalError(pgconn.get_error_message())
         if not answer.ntuples:
             return None
-        # Text values: the version, an integer, and the family, a word.
+        # Text values: versions, integers, and the family, a word.
         return tuple(
             None if value is None else value.decode()
             for value in (answer.get_value(0, column) for column in range(answer.nfields))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import random
 import re
 import threading
 import warnings
@@ -284,6 +285,39 @@ def test_on_postgresql_a_round_page_is_drawn_in_three_statements_and_no_transact
         assert "Corrections" in text(page)
         assert len(statements) == 4, statements
         assert statements[3].startswith("SELECT correction.id")
+
+
+def test_on_postgresql_a_club_table_reads_its_two_versions_in_one_statement(
+    postgres: PostgresServer, migrated_template: str
+) -> None:
+    """A table's page follows both the session's version and its own table's: the two are one
+    round trip, and a kept table page costs that round trip alone."""
+    from tests.web.test_club import SMALL, Club, random_result
+
+    name = postgres.create_database(migrated_template)
+    log = StatementLog(postgres, name)
+    for app in app_on(postgres.url(name), TESTING=True):
+        club = Club(app.test_client())
+        club.start(**SMALL)
+        assert club.enter(1, random_result(random.Random(1)))[2] == 302
+        for _drawn_then_kept in range(2):  # the first one shows the entry's message
+            assert club.client.get(club.tables[1]).status_code == 200
+        log.mark()
+        page = club.client.get(club.tables[1])
+        statements = log.since_mark()
+        assert page.status_code == 200
+        assert len(statements) == 1, statements
+        (read,) = statements
+        assert read.startswith(
+            "SELECT game.version + game.parts_version AS anon_1, "
+            "game.version + club_table.version AS anon_2, game.family"
+        ), read
+        app.extensions["page_cache"].pages.clear()
+        log.mark()
+        drawn = club.client.get(club.tables[1])
+        statements = log.since_mark()
+        assert drawn.status_code == 200 and text(drawn) == text(page)
+        assert statements[0] == read and not any("anon_2" in s for s in statements[1:])
 
 
 def test_on_postgresql_an_entry_is_one_transaction_of_four_statements(
