@@ -385,11 +385,14 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
+    async def open(self) -> None:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
     async def request(
         self, method: str, path: str, headers: dict[str, str], body: bytes = b""
     ) -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        await self.open()
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
         if body:
@@ -415,11 +418,26 @@ class Connection:
         return status, payload
 
 
+OPENED_AT_ONCE, SETTLE = 128, 1.0
+
+
 class Pool:
     def __init__(self, host: str, port: int, size: int) -> None:
         self.free: asyncio.Queue[Connection] = asyncio.Queue()
         for _ in range(size):
             self.free.put_nowait(Connection(host, port))
+
+    async def open(self) -> None:
+        """Open every connection before a run's clock starts, as the phones of an evening
+        under way hold theirs open: opened by each phone's first request, thousands of them
+        came together in a run's first second, a storm no evening sees, and the slowest
+        answers of the run were all there."""
+        connections = [self.free.get_nowait() for _ in range(self.free.qsize())]
+        for first in range(0, len(connections), OPENED_AT_ONCE):
+            await asyncio.gather(*(c.open() for c in connections[first : first + OPENED_AT_ONCE]))
+        for connection in connections:
+            self.free.put_nowait(connection)
+        await asyncio.sleep(SETTLE)  # the server takes the last ones in
 
     async def timed(
         self, method: str, path: str, headers: dict[str, str], body: bytes = b""
@@ -480,6 +498,7 @@ async def tables_load(
     ``connections`` kept open. Latencies in ms."""
     parts = urllib.parse.urlsplit(base)
     pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, connections)
+    await pool.open()
     end = time.perf_counter() + seconds
     pages: list[float] = []
     posts: list[float] = []
@@ -595,14 +614,18 @@ async def club_load(
     its page when the session changed. Latencies in ms."""
     parts = urllib.parse.urlsplit(base)
     pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, connections)
+    await pool.open()
     started_at = time.perf_counter()
     end = started_at + seconds
     kinds = ("table_pages", "posts", "director_pages", "player_pages", "polls", "table_polls")
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     errors = [0]
-    rng = random.Random(sessions)
     meant, waited = [0.0], [0.0]
     chosen = fill_data["sessions"][:sessions]
+    # Seeded by where the night stands, so that each run draws anew: seeded alike, every run
+    # drew each table the same moment, and the tables that had entered a board just before
+    # the last run ended were those drawn to confirm it in the first instant of the next.
+    rng = random.Random(sessions * 1_000_003 + sum(session["version"] for session in chosen))
 
     async def pause(wanted: float) -> None:
         await asyncio.sleep(max(0.0, min(wanted, end - time.perf_counter())))
