@@ -1,0 +1,212 @@
+"""A circle's history: the league over a period, and how each person bids at Ascenseur, derived
+from the games the circle played as the tables entered them.
+
+Nothing here is stored: a person's record is counted again from the games each time, so a game
+corrected, taken out of the history or put back changes it at once. A person is the circle's
+key for them, not the name on a seat, which stays as it was at the table.
+
+>>> from datetime import date
+>>> season = [
+...     PlayedGame(date(2026, 9, 6), (Finish("anne", 42, 1), Finish("bruno", 30, 2))),
+...     PlayedGame(date(2026, 9, 13), (Finish("anne", 18, 2), Finish("bruno", 25, 1))),
+...     PlayedGame(date(2026, 9, 20), (Finish("anne", 33, 1), Finish("bruno", 33, 1))),
+... ]
+>>> [(row.person, row.games, row.wins, str(row.average_place)) for row in league(season)]
+[('anne', 3, 2, '4/3'), ('bruno', 3, 2, '4/3')]
+>>> [row.person for row in league(season, until=date(2026, 9, 13))]
+['anne', 'bruno']
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+
+from scorekeeper.rules.ascenseur import GameSheet
+
+# --- The league -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finish:
+    """How one person ended one game: their points and their place (1 the best; equal
+    results share a place, as every family's sheet ranks them)."""
+
+    person: str
+    points: int
+    place: int
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game the circle played to its end, on the day it was played. A league is drawn over
+    games whose points compare: those of one family (one scoring)."""
+
+    played_on: date
+    finishes: tuple[Finish, ...]
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    """One person's line in the league over a period."""
+
+    person: str
+    games: int
+    wins: int
+    """First places, shared or not: two players level at the top both won."""
+    average_place: Fraction
+    points_per_game: Fraction
+
+    @property
+    def win_share(self) -> Fraction:
+        return Fraction(self.wins, self.games)
+
+
+def league(
+    games: Iterable[PlayedGame], since: date | None = None, until: date | None = None
+) -> tuple[LeagueRow, ...]:
+    """The league over the games played from ``since`` to ``until`` (both days counted;
+    either open): each person who played, with their games, wins, average place and points
+    per game. Ranked by wins, then the better average place, then more points per game; people
+    level on all three follow their keys' order.
+    """
+    played: dict[str, list[Finish]] = defaultdict(list)
+    for game in games:
+        if (since is None or game.played_on >= since) and (
+            until is None or game.played_on <= until
+        ):
+            for finish in game.finishes:
+                played[finish.person].append(finish)
+    rows = [
+        LeagueRow(
+            person=person,
+            games=len(finishes),
+            wins=sum(finish.place == 1 for finish in finishes),
+            average_place=Fraction(sum(finish.place for finish in finishes), len(finishes)),
+            points_per_game=Fraction(sum(finish.points for finish in finishes), len(finishes)),
+        )
+        for person, finishes in played.items()
+    ]
+    return tuple(
+        sorted(rows, key=lambda r: (-r.wins, r.average_place, -r.points_per_game, r.person))
+    )
+
+
+HANDICAP_SHARE = Fraction(4, 5)
+"""The share of the gap to the league's best that a handicap gives back."""
+
+
+def handicaps(rows: Sequence[LeagueRow], share: Fraction = HANDICAP_SHARE) -> dict[str, int]:
+    """The points each person starts a game with, in a league that plays with a handicap:
+    ``share`` of the gap between the league's best points per game and their own, in whole
+    points (a half rounded up); the best starts from 0.
+
+    >>> rows = (LeagueRow("anne", 4, 2, Fraction(3, 2), Fraction(40)),
+    ...         LeagueRow("bruno", 4, 1, Fraction(2), Fraction(31)))
+    >>> handicaps(rows)
+    {'anne': 0, 'bruno': 7}
+    """
+    if not rows:
+        return {}
+    best = max(row.points_per_game for row in rows)
+    return {row.person: _half_up((best - row.points_per_game) * share) for row in rows}
+
+
+def _half_up(value: Fraction) -> int:
+    return int((value + Fraction(1, 2)) // 1)
+
+
+# --- Ascenseur: how a person bids -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BidCount:
+    """Bids made exactly, and missed by bidding over or under the tricks taken."""
+
+    made: int = 0
+    over: int = 0
+    """Bid more tricks than taken."""
+    under: int = 0
+    """Bid fewer tricks than taken."""
+
+    @property
+    def rounds(self) -> int:
+        return self.made + self.over + self.under
+
+    @property
+    def made_share(self) -> Fraction | None:
+        """The share of contracts made; None before any round."""
+        return Fraction(self.made, self.rounds) if self.rounds else None
+
+    def counted(self, bid: int, tricks: int) -> BidCount:
+        return BidCount(
+            self.made + (bid == tricks), self.over + (bid > tricks), self.under + (bid < tricks)
+        )
+
+
+@dataclass(frozen=True)
+class BiddingRecord:
+    """How a person bid over the Ascenseur games they played (rounds whose tricks are in)."""
+
+    overall: BidCount
+    by_cards: tuple[tuple[int, BidCount], ...]
+    """By the cards each player held, fewest first."""
+    by_turn: tuple[tuple[int, BidCount], ...]
+    """By their turn in the bidding: 1 bids first, the last is the dealer's."""
+    longest_streak: int
+    """The most bids made exactly in a row, from one game to the next in the order played."""
+    streak: int
+    """Bids made exactly in a row up to their last round."""
+    dealt: int
+    """Rounds they dealt."""
+    hooked: int
+    """Rounds they dealt where the hook forbade them a bid (RULES.md §1)."""
+    hooked_made: int
+    """Of those, the rounds where they made the bid they were left with."""
+
+
+def bidding_record(
+    games: Iterable[tuple[GameSheet, Sequence[str | None]]], person: str
+) -> BiddingRecord:
+    """``person``'s bidding over ``games`` in the order they were played: each game's sheet
+    with the person at each of its seats (None for a seat that names nobody of the circle).
+    """
+    overall = BidCount()
+    by_cards: dict[int, BidCount] = {}
+    by_turn: dict[int, BidCount] = {}
+    longest = streak = dealt = hooked = hooked_made = 0
+    for sheet, people in games:
+        seats = [seat for seat, someone in enumerate(people) if someone == person]
+        for scored in sheet.rounds:
+            if not scored.is_played:
+                continue
+            plan = scored.plan
+            for seat in seats:
+                result = scored.results[seat]
+                assert result.tricks is not None  # the round is played
+                bid, tricks = result.bid, result.tricks
+                turn = plan.bidding_order.index(seat) + 1
+                overall = overall.counted(bid, tricks)
+                by_cards[plan.cards] = by_cards.get(plan.cards, BidCount()).counted(bid, tricks)
+                by_turn[turn] = by_turn.get(turn, BidCount()).counted(bid, tricks)
+                streak = streak + 1 if bid == tricks else 0
+                longest = max(longest, streak)
+                if seat == plan.dealer:
+                    dealt += 1
+                    others = [scored.results[s].bid for s in plan.bidding_order[:-1]]
+                    if plan.forbidden_bid(others) is not None:
+                        hooked += 1
+                        hooked_made += bid == tricks
+    return BiddingRecord(
+        overall=overall,
+        by_cards=tuple(sorted(by_cards.items())),
+        by_turn=tuple(sorted(by_turn.items())),
+        longest_streak=longest,
+        streak=streak,
+        dealt=dealt,
+        hooked=hooked,
+        hooked_made=hooked_made,
+    )

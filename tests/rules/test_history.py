@@ -1,0 +1,199 @@
+"""A circle's league and each person's bidding, against a count made independently over
+generated seasons (hypothesis)."""
+
+from collections import Counter
+from datetime import date, timedelta
+from fractions import Fraction
+from itertools import pairwise
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules.ascenseur import PRESETS, RoundEntry, plan_game, score_game
+from scorekeeper.rules.history import (
+    BidCount,
+    Finish,
+    LeagueRow,
+    PlayedGame,
+    bidding_record,
+    handicaps,
+    league,
+)
+from tests.rules.test_ascenseur_properties import draw_entry
+
+PEOPLE = ("anne", "bruno", "chloe", "denis", "emma", "farid", "gael")
+OPENING = date(2026, 9, 1)
+
+
+def ranked(points: list[int]) -> list[int]:
+    """Places counted by sorting: one plus the number of players strictly ahead."""
+    ordered = sorted(points, reverse=True)
+    return [ordered.index(mine) + 1 for mine in points]
+
+
+@st.composite
+def seasons(draw: st.DrawFn, games: int = 30) -> list[PlayedGame]:
+    season = []
+    for _ in range(games):
+        people = draw(st.lists(st.sampled_from(PEOPLE), min_size=2, max_size=6, unique=True))
+        points = [draw(st.integers(-60, 120)) for _ in people]
+        day = OPENING + timedelta(days=draw(st.integers(0, 120)))
+        finishes = zip(people, points, ranked(points), strict=True)
+        season.append(PlayedGame(day, tuple(Finish(*finish) for finish in finishes)))
+    return season
+
+
+def counted_league(season: list[PlayedGame]) -> dict[str, tuple[int, int, Fraction, Fraction]]:
+    """Each person's games, wins, average place and points per game, person by person."""
+    counted = {}
+    for person in PEOPLE:
+        mine = [f for game in season for f in game.finishes if f.person == person]
+        if mine:
+            places = [f.place for f in mine]
+            counted[person] = (
+                len(mine),
+                places.count(1),
+                Fraction(sum(places)) / len(mine),
+                Fraction(sum(f.points for f in mine)) / len(mine),
+            )
+    return counted
+
+
+@settings(max_examples=60, deadline=None)
+@given(seasons())
+def test_the_league_of_a_season_is_the_count_of_each_persons_games(
+    season: list[PlayedGame],
+) -> None:
+    rows = league(season)
+    assert {
+        row.person: (row.games, row.wins, row.average_place, row.points_per_game) for row in rows
+    } == counted_league(season)
+    for ahead, behind in pairwise(rows):
+        assert ahead.wins >= behind.wins
+        if ahead.wins == behind.wins:
+            assert ahead.average_place <= behind.average_place
+            if ahead.average_place == behind.average_place:
+                assert ahead.points_per_game >= behind.points_per_game
+
+
+@settings(max_examples=60, deadline=None)
+@given(seasons(), st.integers(0, 120), st.integers(0, 120))
+def test_a_period_counts_the_games_played_in_it_and_no_other(
+    season: list[PlayedGame], start: int, length: int
+) -> None:
+    since = OPENING + timedelta(days=start)
+    until = since + timedelta(days=length)
+    inside = [game for game in season if since <= game.played_on <= until]
+    assert league(season, since, until) == league(inside)
+    assert league(season, since=since) == league(g for g in season if g.played_on >= since)
+
+
+def test_a_shared_first_place_is_a_win_for_each() -> None:
+    game = PlayedGame(
+        OPENING, (Finish("anne", 30, 1), Finish("bruno", 30, 1), Finish("gael", 2, 3))
+    )
+    assert [(row.person, row.wins) for row in league([game])] == [
+        ("anne", 1),
+        ("bruno", 1),
+        ("gael", 0),
+    ]
+
+
+@given(seasons(games=8))
+def test_the_best_gives_no_handicap_and_fewer_points_never_a_smaller_one(
+    season: list[PlayedGame],
+) -> None:
+    rows = league(season)
+    given_back = handicaps(rows)
+    best = max(rows, key=lambda row: row.points_per_game)
+    assert given_back[best.person] == 0
+    for one in rows:
+        for other in rows:
+            if one.points_per_game <= other.points_per_game:
+                assert given_back[one.person] >= given_back[other.person]
+        gap = (best.points_per_game - one.points_per_game) * Fraction(4, 5)
+        assert abs(given_back[one.person] - gap) <= Fraction(1, 2)
+
+
+def test_a_handicap_gives_back_four_fifths_of_the_gap_in_whole_points() -> None:
+    rows = (
+        LeagueRow("anne", 4, 2, Fraction(3, 2), Fraction(40)),
+        LeagueRow("bruno", 4, 1, Fraction(2), Fraction(31)),
+        LeagueRow("chloe", 4, 1, Fraction(5, 2), Fraction(77, 2)),  # 1.2 back
+        LeagueRow("denis", 4, 0, Fraction(3), Fraction(71, 2)),  # 3.6 back
+    )
+    assert handicaps(rows) == {"anne": 0, "bruno": 7, "chloe": 1, "denis": 4}
+
+
+AscenseurGame = tuple[tuple[str | None, ...], int, list[RoundEntry]]
+
+
+@st.composite
+def ascenseur_games(draw: st.DrawFn) -> AscenseurGame:
+    players = draw(st.integers(3, 5))
+    people = tuple(draw(st.permutations([*PEOPLE[:4], None, None]))[:players])
+    first_dealer = draw(st.integers(0, players - 1))
+    plans = plan_game(PRESETS["ascenseur"], players, first_dealer)
+    played = draw(st.integers(1, len(plans)))
+    return people, first_dealer, [draw_entry(draw, plan, players) for plan in plans[:played]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(ascenseur_games(), min_size=1, max_size=6), st.sampled_from(PEOPLE[:4]))
+def test_a_persons_bidding_is_the_count_of_their_rounds(
+    games: list[AscenseurGame], person: str
+) -> None:
+    variant = PRESETS["ascenseur"]
+    sheets = []
+    rounds = []  # (cards, turn, bid, tricks, dealt, forbidden) for each of their rounds, in order
+    for people, first_dealer, entries in games:
+        names = tuple(f"Seat {seat}" for seat in range(len(people)))
+        sheets.append((score_game(variant, names, first_dealer, entries), people))
+        if person not in people:
+            continue
+        seat = people.index(person)
+        players = len(people)
+        for number, entry in enumerate(entries, start=1):
+            cards = variant_cards(players, number)
+            dealer = (first_dealer + number - 1) % players
+            turn = (seat - dealer - 1) % players + 1
+            before = sum(entry.bids) - entry.bids[dealer]
+            hooked = seat == dealer and 0 <= cards - before <= cards
+            assert entry.tricks is not None
+            rounds.append(
+                (cards, turn, entry.bids[seat], entry.tricks[seat], seat == dealer, hooked)
+            )
+    record = bidding_record(sheets, person)
+
+    def count(selected: list[tuple[int, int, int, int, bool, bool]]) -> BidCount:
+        outcomes = Counter((bid > tricks) - (bid < tricks) for _, _, bid, tricks, _, _ in selected)
+        return BidCount(made=outcomes[0], over=outcomes[1], under=outcomes[-1])
+
+    assert record.overall == count(rounds)
+    assert dict(record.by_cards) == {
+        cards: count([r for r in rounds if r[0] == cards]) for cards in {r[0] for r in rounds}
+    }
+    assert dict(record.by_turn) == {
+        turn: count([r for r in rounds if r[1] == turn]) for turn in {r[1] for r in rounds}
+    }
+    exact = "".join("x" if bid == tricks else "." for _, _, bid, tricks, _, _ in rounds)
+    assert record.longest_streak == max(map(len, exact.split(".")))
+    assert record.streak == len(exact.split(".")[-1])
+    assert record.dealt == sum(r[4] for r in rounds)
+    assert record.hooked == sum(r[5] for r in rounds)
+    assert record.hooked_made == sum(r[5] and r[2] == r[3] for r in rounds)
+
+
+def variant_cards(players: int, number: int) -> int:
+    """The cards each player holds in round ``number`` of Ascenseur (RULES.md §1, preset
+    ``ascenseur``): one more each round up to the top, 12 for four players, 10 for five, 15
+    for fewer, played once, then one fewer each round down to one."""
+    top = {4: 12, 5: 10}.get(players, 15)
+    return [*range(1, top + 1), *range(top - 1, 0, -1)][number - 1]
+
+
+def test_a_game_with_the_person_absent_counts_nothing() -> None:
+    sheet = score_game(PRESETS["ascenseur"], ("A", "B", "C"), 0, [RoundEntry((1, 0, 1), (1, 0, 0))])
+    record = bidding_record([(sheet, ("bruno", None, "chloe"))], "anne")
+    assert record.overall == BidCount() and record.overall.made_share is None
+    assert record.by_cards == () and record.streak == record.longest_streak == 0
