@@ -210,3 +210,86 @@ def bidding_record(
         hooked=hooked,
         hooked_made=hooked_made,
     )
+
+
+# --- Bridge at home: rubbers, Chicago, partnerships -------------------------------------------
+
+
+Side = tuple[str | None, str | None]
+"""Two partners, the circle's people (None for a seat that names nobody of the circle)."""
+
+
+@dataclass(frozen=True)
+class SidesGame:
+    """A rubber or a Chicago played to its end: who sat North-South and East-West, and each
+    side's total (RULES.md §2). The larger total wins, as :attr:`.bridge.Rubber.winner` has
+    it (Law 74); equal totals are a draw."""
+
+    played_on: date
+    north_south: Side
+    east_west: Side
+    north_south_points: int
+    east_west_points: int
+
+    def sides(self) -> tuple[tuple[Side, Side, int, int], ...]:
+        """Each side, its opponents, its total and theirs."""
+        ns, ew = self.north_south, self.east_west
+        ns_points, ew_points = self.north_south_points, self.east_west_points
+        return ((ns, ew, ns_points, ew_points), (ew, ns, ew_points, ns_points))
+
+
+@dataclass(frozen=True)
+class Record:
+    """Games played, won and lost (the rest drawn), and the points scored over the opponents'
+    in all of them."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    margin: int = 0
+    """The side's total less the opponents', summed over the games."""
+
+    @property
+    def margin_per_game(self) -> Fraction | None:
+        return Fraction(self.margin, self.played) if self.played else None
+
+    def counted(self, mine: int, theirs: int) -> Record:
+        return Record(
+            self.played + 1,
+            self.won + (mine > theirs),
+            self.lost + (mine < theirs),
+            self.margin + mine - theirs,
+        )
+
+
+def bridge_records(games: Iterable[SidesGame]) -> dict[str, Record]:
+    """Each person's record over rubbers (or Chicagos): played, won, lost, points over the
+    opponents'."""
+    records: dict[str, Record] = {}
+    for game in games:
+        for side, _opponents, mine, theirs in game.sides():
+            for person in side:
+                if person is not None:
+                    records[person] = records.get(person, Record()).counted(mine, theirs)
+    return records
+
+
+def partnerships(games: Iterable[SidesGame]) -> dict[tuple[str, str], Record]:
+    """Each partnership's record (two people who sat on one side, in their keys' order)."""
+    records: dict[tuple[str, str], Record] = {}
+    for game in games:
+        for (first, second), _opponents, mine, theirs in game.sides():
+            if first is not None and second is not None and first != second:
+                pair = (min(first, second), max(first, second))
+                records[pair] = records.get(pair, Record()).counted(mine, theirs)
+    return records
+
+
+def head_to_head(games: Iterable[SidesGame], person: str, opponent: str) -> Record:
+    """``person``'s record in the games where ``opponent`` sat on the other side."""
+    record = Record()
+    for game in games:
+        for side, opponents, mine, theirs in game.sides():
+            if person in side and opponent in opponents:
+                record = record.counted(mine, theirs)
+    return record

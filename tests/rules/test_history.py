@@ -2,6 +2,7 @@
 generated seasons (hypothesis)."""
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import date, timedelta
 from fractions import Fraction
 from itertools import pairwise
@@ -15,9 +16,15 @@ from scorekeeper.rules.history import (
     Finish,
     LeagueRow,
     PlayedGame,
+    Record,
+    Side,
+    SidesGame,
     bidding_record,
+    bridge_records,
     handicaps,
+    head_to_head,
     league,
+    partnerships,
 )
 from tests.rules.test_ascenseur_properties import draw_entry
 
@@ -197,3 +204,85 @@ def test_a_game_with_the_person_absent_counts_nothing() -> None:
     record = bidding_record([(sheet, ("bruno", None, "chloe"))], "anne")
     assert record.overall == BidCount() and record.overall.made_share is None
     assert record.by_cards == () and record.streak == record.longest_streak == 0
+
+
+@st.composite
+def bridge_evenings(draw: st.DrawFn) -> list[SidesGame]:
+    games = []
+    for _ in range(draw(st.integers(0, 30))):
+        seats = draw(st.permutations([*PEOPLE, None, None, None]))[:4]
+        totals = draw(st.tuples(st.integers(0, 3000), st.integers(0, 3000)))
+        day = OPENING + timedelta(days=draw(st.integers(0, 60)))
+        games.append(SidesGame(day, (seats[0], seats[2]), (seats[1], seats[3]), *totals))
+    return games
+
+
+def won_lost_margin(outcomes: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    return (
+        len(outcomes),
+        sum(1 for mine, theirs in outcomes if mine > theirs),
+        sum(1 for mine, theirs in outcomes if mine < theirs),
+        sum(mine for mine, _ in outcomes) - sum(theirs for _, theirs in outcomes),
+    )
+
+
+def as_tuple(record: Record) -> tuple[int, int, int, int]:
+    return record.played, record.won, record.lost, record.margin
+
+
+def outcomes_of(
+    games: list[SidesGame], on_side: Callable[[Side, Side], bool]
+) -> list[tuple[int, int]]:
+    """(our total, theirs) in every game where ``on_side(our side, their side)``, looking at
+    North-South first, then East-West."""
+    found = []
+    for game in games:
+        ns, ew = game.north_south_points, game.east_west_points
+        if on_side(game.north_south, game.east_west):
+            found.append((ns, ew))
+        if on_side(game.east_west, game.north_south):
+            found.append((ew, ns))
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(bridge_evenings())
+def test_each_person_and_partnership_record_is_the_count_of_their_rubbers(
+    games: list[SidesGame],
+) -> None:
+    records = bridge_records(games)
+    for person in PEOPLE:
+        counted = won_lost_margin(outcomes_of(games, lambda ours, _, p=person: p in ours))
+        assert as_tuple(records.get(person, Record())) == counted
+    pairs = partnerships(games)
+    for first in PEOPLE:
+        for second in PEOPLE:
+            if first < second:
+                together = outcomes_of(
+                    games, lambda ours, _, pair={first, second}: set(ours) == pair
+                )
+                assert as_tuple(pairs.get((first, second), Record())) == won_lost_margin(together)
+    assert all(first < second for first, second in pairs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bridge_evenings(), st.sampled_from(PEOPLE), st.sampled_from(PEOPLE))
+def test_head_to_head_counts_the_games_across_the_table(
+    games: list[SidesGame], person: str, opponent: str
+) -> None:
+    against = outcomes_of(games, lambda ours, theirs: person in ours and opponent in theirs)
+    mine = head_to_head(games, person, opponent)
+    assert as_tuple(mine) == won_lost_margin(against)
+    theirs = head_to_head(games, opponent, person)
+    assert (theirs.played, theirs.won, theirs.lost, theirs.margin) == (
+        mine.played,
+        mine.lost,
+        mine.won,
+        -mine.margin,
+    )
+
+
+def test_a_chicago_with_equal_totals_is_drawn() -> None:
+    game = SidesGame(OPENING, ("anne", "chloe"), ("bruno", "denis"), 620, 620)
+    assert bridge_records([game])["anne"] == Record(played=1, won=0, lost=0, margin=0)
+    assert partnerships([game])[("bruno", "denis")].margin_per_game == 0
