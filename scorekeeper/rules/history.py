@@ -1,5 +1,7 @@
-"""A circle's history: the league over a period, and how each person bids at Ascenseur, derived
-from the games the circle played as the tables entered them.
+"""A circle's history, derived from the games the circle played as the tables entered them: the
+league over a period and its handicap; how each person bids at Ascenseur; each person's,
+partnership's and head-to-head record at rubber bridge and Chicago; a person's club percentages
+over time and with each partner; the Échelons races between two people.
 
 Nothing here is stored: a person's record is counted again from the games each time, so a game
 corrected, taken out of the history or put back changes it at once. A person is the circle's
@@ -293,3 +295,79 @@ def head_to_head(games: Iterable[SidesGame], person: str, opponent: str) -> Reco
             if person in side and opponent in opponents:
                 record = record.counted(mine, theirs)
     return record
+
+
+# --- The club's sessions: a person's percentages ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairSession:
+    """A club session as one pair played it: the two partners and the pair's percentage of
+    the top (RULES.md §2, matchpoints)."""
+
+    played_on: date
+    partners: Side
+    percentage: Fraction
+
+
+def percentages_over_time(
+    sessions: Iterable[PairSession], person: str
+) -> tuple[tuple[date, Fraction], ...]:
+    """``person``'s percentage in each session they played, in the order of the days (the
+    sessions of one day in the order given)."""
+    mine = [(s.played_on, s.percentage) for s in sessions if person in s.partners]
+    return tuple(sorted(mine, key=lambda session: session[0]))
+
+
+@dataclass(frozen=True)
+class PartnerRecord:
+    """How a person fared with one partner: sessions together, their average percentage and
+    the best."""
+
+    partner: str
+    sessions: int
+    average: Fraction
+    best: Fraction
+
+
+def by_partner(sessions: Iterable[PairSession], person: str) -> tuple[PartnerRecord, ...]:
+    """``person``'s record with each partner of the circle, the most sessions first (then the
+    better average)."""
+    with_partner: dict[str, list[Fraction]] = defaultdict(list)
+    for session in sessions:
+        first, second = session.partners
+        if person in session.partners and first != second:
+            partner = second if first == person else first
+            if partner is not None:
+                with_partner[partner].append(session.percentage)
+    records = [
+        PartnerRecord(partner, len(scores), sum(scores, Fraction(0)) / len(scores), max(scores))
+        for partner, scores in with_partner.items()
+    ]
+    return tuple(sorted(records, key=lambda r: (-r.sessions, -r.average, r.partner)))
+
+
+# --- Échelons: races between people -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RaceGame:
+    """A race game between two of the circle's people, and its winner: 0 the first named, 1
+    the second, None a draw (RULES.md §3, :func:`.echelons.race_winner`)."""
+
+    played_on: date
+    players: tuple[str, str]
+    winner: int | None
+
+
+def race_record(games: Iterable[RaceGame], person: str, opponent: str) -> Record:
+    """``person``'s record in the races against ``opponent``: played, won, lost (the rest
+    drawn). A race has no points: its margin stays 0."""
+    played = won = lost = 0
+    for game in games:
+        if person != opponent and set(game.players) == {person, opponent}:
+            played += 1
+            if game.winner is not None:
+                mine = game.winner == game.players.index(person)
+                won, lost = won + mine, lost + (not mine)
+    return Record(played, won, lost)

@@ -15,16 +15,21 @@ from scorekeeper.rules.history import (
     BidCount,
     Finish,
     LeagueRow,
+    PairSession,
     PlayedGame,
+    RaceGame,
     Record,
     Side,
     SidesGame,
     bidding_record,
     bridge_records,
+    by_partner,
     handicaps,
     head_to_head,
     league,
     partnerships,
+    percentages_over_time,
+    race_record,
 )
 from tests.rules.test_ascenseur_properties import draw_entry
 
@@ -286,3 +291,54 @@ def test_a_chicago_with_equal_totals_is_drawn() -> None:
     game = SidesGame(OPENING, ("anne", "chloe"), ("bruno", "denis"), 620, 620)
     assert bridge_records([game])["anne"] == Record(played=1, won=0, lost=0, margin=0)
     assert partnerships([game])[("bruno", "denis")].margin_per_game == 0
+
+
+@st.composite
+def club_seasons(draw: st.DrawFn) -> list[PairSession]:
+    sessions = []
+    for _ in range(draw(st.integers(0, 30))):
+        partners = tuple(draw(st.permutations([*PEOPLE, None]))[:2])
+        percentage = Fraction(draw(st.integers(2000, 8000)), 100)
+        day = OPENING + timedelta(days=7 * draw(st.integers(0, 20)))
+        sessions.append(PairSession(day, (partners[0], partners[1]), percentage))
+    return sessions
+
+
+@settings(max_examples=60, deadline=None)
+@given(club_seasons(), st.sampled_from(PEOPLE))
+def test_a_persons_percentages_are_their_sessions_by_day_and_by_partner(
+    sessions: list[PairSession], person: str
+) -> None:
+    mine = [s for s in sessions if person in s.partners]
+    over_time = percentages_over_time(sessions, person)
+    assert sorted(over_time) == sorted((s.played_on, s.percentage) for s in mine)
+    assert [day for day, _ in over_time] == sorted(s.played_on for s in mine)
+    records = by_partner(sessions, person)
+    for record in records:
+        together = [s.percentage for s in mine if record.partner in s.partners]
+        assert record.sessions == len(together)
+        assert record.average == sum(together) / len(together)
+        assert record.best == max(together)
+    partners = {p for s in mine for p in s.partners if p not in (person, None)}
+    assert {record.partner for record in records} == partners
+    assert [r.sessions for r in records] == sorted((r.sessions for r in records), reverse=True)
+
+
+@given(
+    st.lists(
+        st.builds(
+            RaceGame,
+            st.just(OPENING),
+            st.tuples(st.sampled_from(PEOPLE[:3]), st.sampled_from(PEOPLE[:3])),
+            st.sampled_from((0, 1, None)),
+        ),
+        max_size=30,
+    )
+)
+def test_a_race_record_counts_the_races_between_the_two(games: list[RaceGame]) -> None:
+    anne_bruno = [g for g in games if sorted(g.players) == ["anne", "bruno"]]
+    won_by_anne = sum(g.winner is not None and g.players[g.winner] == "anne" for g in anne_bruno)
+    won_by_bruno = sum(g.winner is not None and g.players[g.winner] == "bruno" for g in anne_bruno)
+    assert race_record(games, "anne", "bruno") == Record(len(anne_bruno), won_by_anne, won_by_bruno)
+    assert race_record(games, "bruno", "anne") == Record(len(anne_bruno), won_by_bruno, won_by_anne)
+    assert race_record(games, "anne", "anne") == Record()
