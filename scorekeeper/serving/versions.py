@@ -122,8 +122,8 @@ class VersionReads:
         return int(row[0]) if row is not None and row[1] == family else None
 
     def versions(self, game_id: str, family: str, part: int) -> tuple[int, int] | None:
-        """The versions of the game of this family and of its ``part``; ``None`` if there is no
-        such game or part."""
+        """The game's live version (see :data:`STATE`) and its ``part``'s (see
+        :func:`part_state`), in that order; ``None`` if there is no such game or part."""
         known = FAMILIES.get(family)
         if known is None or known.parts is None or not GAME_ID.fullmatch(game_id):
             return None
