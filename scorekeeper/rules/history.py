@@ -1,5 +1,6 @@
-"""A circle's history, derived from the games the circle played as the tables entered them: the
-league over a period and its handicap; how each person bids at Ascenseur; each person's,
+"""A circle's people and history. Its people: when two names are one person, and the names its
+public pages show (initials for who chose them). Its history, derived from the games the circle
+played as the tables entered them: the league over a period and its handicap; how each person bids at Ascenseur; each person's,
 partnership's and head-to-head record at rubber bridge and Chicago; a person's club percentages
 over time and with each partner; the Échelons races between two people.
 
@@ -28,6 +29,57 @@ from datetime import date
 from fractions import Fraction
 
 from scorekeeper.rules.ascenseur import GameSheet
+
+# --- People -----------------------------------------------------------------------------------
+
+
+def name_key(name: str) -> str:
+    """What two names of one circle must differ in to be two people: letter case and the
+    spaces around and between words do not count, so "Anne" and "anne " are one person.
+
+    >>> name_key("  Anne  Marie ") == name_key("anne marie")
+    True
+    """
+    return " ".join(name.split()).casefold()
+
+
+def initials(name: str) -> str:
+    """A name as its initials, for a person who chose not to show their name on the circle's
+    public pages: the first letter of each word, and of each part of a hyphenated word.
+
+    >>> initials("Anne"), initials("jean-pierre  Dupont"), initials("Élodie de la Tour")
+    ('A.', 'J.-P. D.', 'É. D. L. T.')
+    """
+    words = name.split()
+    return " ".join(
+        "-".join(f"{part[:1].upper()}." for part in w.split("-") if part) for w in words
+    )
+
+
+def public_names(people: Sequence[tuple[str, bool]]) -> tuple[str, ...]:
+    """The names the circle's public pages show, for its people in the order they joined it:
+    each person's own name where they chose to show it, else their initials; initials that
+    another person's public name already shows are numbered (2, 3, ...), so that two people
+    never look like one, nor a hidden name like a shown one.
+
+    >>> public_names([("Anne Martin", True), ("Alain Moreau", False), ("Anne Morel", False)])
+    ('Anne Martin', 'A. M.', 'A. M. 2')
+    """
+    shown: list[str] = []
+    taken = {name_key(name) for name, shows in people if shows}
+    for name, shows in people:
+        if shows:
+            shown.append(name)
+            continue
+        base = initials(name) or "?"
+        public, number = base, 1
+        while name_key(public) in taken:
+            number += 1
+            public = f"{base} {number}"
+        taken.add(name_key(public))
+        shown.append(public)
+    return tuple(shown)
+
 
 # --- The league -------------------------------------------------------------------------------
 

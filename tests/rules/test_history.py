@@ -1,6 +1,7 @@
 """A circle's league and each person's bidding, against a count made independently over
 generated seasons (hypothesis)."""
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -26,9 +27,12 @@ from scorekeeper.rules.history import (
     by_partner,
     handicaps,
     head_to_head,
+    initials,
     league,
+    name_key,
     partnerships,
     percentages_over_time,
+    public_names,
     race_record,
 )
 from tests.rules.test_ascenseur_properties import draw_entry
@@ -342,3 +346,26 @@ def test_a_race_record_counts_the_races_between_the_two(games: list[RaceGame]) -
     assert race_record(games, "anne", "bruno") == Record(len(anne_bruno), won_by_anne, won_by_bruno)
     assert race_record(games, "bruno", "anne") == Record(len(anne_bruno), won_by_bruno, won_by_anne)
     assert race_record(games, "anne", "anne") == Record()
+
+
+names = st.text(st.sampled_from("AaBbÉéJjMm- "), min_size=1, max_size=14).filter(str.strip)
+
+
+@given(st.lists(st.tuples(names, st.booleans()), max_size=12, unique_by=lambda p: name_key(p[0])))
+def test_public_names_show_initials_for_who_chose_them_and_never_two_alike(
+    people: list[tuple[str, bool]],
+) -> None:
+    shown = public_names(people)
+    assert len({name_key(name) for name in shown}) == len(shown)
+    for (name, shows), public in zip(people, shown, strict=True):
+        if shows:
+            assert public == name
+        else:
+            assert re.fullmatch(re.escape(initials(name) or "?") + r"( \d+)?", public)
+            assert not any(len(word) > 1 and word in public for word in name.split("-"))
+
+
+def test_the_same_name_written_twice_is_one_person() -> None:
+    assert name_key("Anne") == name_key("anne ") == name_key(" ANNE")
+    assert name_key("Anne Marie") == name_key("anne   marie")
+    assert name_key("Anne-Marie") != name_key("Anne Marie")
