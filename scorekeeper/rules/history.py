@@ -1,8 +1,10 @@
-"""A circle's people and history. Its people: when two names are one person, and the names its
-public pages show (initials for who chose them). Its history, derived from the games the circle
-played as the tables entered them: the league over a period and its handicap; how each person bids at Ascenseur; each person's,
-partnership's and head-to-head record at rubber bridge and Chicago; a person's club percentages
-over time and with each partner; the Échelons races between two people.
+"""A circle's people and history.
+
+Its people: when two names are one person, and the names its public pages show (initials for
+who chose them). Its history, derived from the games the circle played as the tables entered
+them: the league over a period and its handicap; how each person bids at Ascenseur; each
+person's, partnership's and head-to-head record at rubber bridge and Chicago; a person's club
+percentages over time and with each partner; the Échelons races between two people.
 
 Nothing here is stored: a person's record is counted again from the games each time, so a game
 corrected, taken out of the history or put back changes it at once. A person is the circle's
