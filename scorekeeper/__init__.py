@@ -82,6 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     serving.init_app(app, lambda secure: security.fixed_headers(app, secure))
     app.register_blueprint(errors.bp)
     app.register_blueprint(games_bp)
+    import_module("scorekeeper.circles.models")  # the circles, which games and seats name
     for name in FAMILY_PACKAGES:  # each registers itself with the core when imported
         app.register_blueprint(import_module(f"scorekeeper.{name}").bp)
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar, overload
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, inspect
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, false, inspect
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from scorekeeper.extensions import Model
@@ -103,6 +103,12 @@ class Game(Model):
     """Counts the changes written under rows of the game's own parts, each with a version of its
     own (a club session's tables, so that they never wait on one another's forms): the game's
     pages follow one number, read in one row (see :attr:`live_version`)."""
+    circle_id: Mapped[str | None] = mapped_column(
+        ForeignKey("circle.id", ondelete="SET NULL"), index=True
+    )
+    """The circle the game was played in (scorekeeper.circles), if any."""
+    out_of_history: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Taken out of its circle's history (and logged there): it counts in no figure of it."""
     setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
     """The new-game form's one-time value: submitting it twice starts one game."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -166,6 +172,11 @@ class Player(Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(40))
+    """The name as it was at the table, whatever the person it names is called since."""
+    person_id: Mapped[int | None] = mapped_column(
+        ForeignKey("person.id", ondelete="SET NULL"), index=True
+    )
+    """The circle's person in the seat, in a game played in a circle."""
 
     game: Mapped[Game] = relationship(back_populates="players")
 

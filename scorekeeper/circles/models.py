@@ -1,0 +1,115 @@
+"""A circle, its people and the log of what was changed in them.
+
+A game started in a circle names the circle; a seat names a person, and keeps the name it had
+at the table. A person merged into another keeps their row, so that their private link still
+finds the person they now are; nothing of the history is lost to a rename, a merge or a game
+taken out of it, and each of those is logged.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
+
+from scorekeeper.extensions import Model
+from scorekeeper.games.models import new_game_id, new_scorer_token, utcnow
+from scorekeeper.rules.history import name_key
+
+NAME_LENGTH = 40
+"""As long as a seat's name."""
+
+
+class Circle(Model):
+    """A group that plays together: a family, a pub league, a bridge four, a club."""
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_game_id)
+    name: Mapped[str] = mapped_column(String(60))
+    scorer_token: Mapped[str] = mapped_column(String(32), default=new_scorer_token)
+    """The secret of the circle's scorer link; the viewer link is the circle's address alone."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    people: Mapped[list[Person]] = relationship(
+        back_populates="circle", order_by="Person.id", cascade="all, delete-orphan"
+    )
+    log: Mapped[list[CircleChange]] = relationship(
+        back_populates="circle", order_by="CircleChange.id", cascade="all, delete-orphan"
+    )
+
+    def person_named(self, name: str) -> Person | None:
+        """The person of this circle who goes by ``name`` (see
+        :func:`~scorekeeper.rules.history.name_key`), as they now are if they were merged."""
+        key = name_key(name)
+        for person in self.people:
+            if person.name_key == key:
+                return person.now
+        return None
+
+
+class Person(Model):
+    """Someone of a circle, under the name the circle knows them by."""
+
+    __table_args__ = (UniqueConstraint("circle_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[str] = mapped_column(ForeignKey("circle.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    name_key: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    """The name as two names of one person compare (:func:`~scorekeeper.rules.history.name_key`):
+    one circle has no "Anne" and "anne " twice."""
+    token: Mapped[str] = mapped_column(String(32), default=new_scorer_token, unique=True)
+    """The secret of the person's own page."""
+    shows_name: Mapped[bool] = mapped_column(default=True)
+    """Whether the circle's public pages show the name; else its initials."""
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"))
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    circle: Mapped[Circle] = relationship(back_populates="people")
+    merged_into: Mapped[Person | None] = relationship(remote_side=[id])
+
+    @validates("name")
+    def _keyed(self, _attribute: str, name: str) -> str:
+        """Every name comes with its key, however it is set."""
+        self.name_key = name_key(name)
+        return name
+
+    @property
+    def now(self) -> Person:
+        """The person this one is: themselves, or the one they were merged into."""
+        person = self
+        while person.merged_into is not None:
+            person = person.merged_into
+        return person
+
+
+class CircleChangeKind(StrEnum):
+    """What was changed in a circle, for its log."""
+
+    RENAMED = "renamed"
+    MERGED = "merged"
+    TAKEN_OUT = "taken-out"
+    """A game taken out of the history."""
+    PUT_BACK = "put-back"
+    """A game taken out, put back."""
+    NAME_SHOWN = "name-shown"
+    INITIALS = "initials"
+
+
+class CircleChange(Model):
+    """One change made to a circle's people or history, kept so that it can be seen and
+    undone."""
+
+    __tablename__ = "circle_change"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[str] = mapped_column(ForeignKey("circle.id", ondelete="CASCADE"), index=True)
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    kind: Mapped[str] = mapped_column(String(20))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"))
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
+    old: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    new: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+
+    circle: Mapped[Circle] = relationship(back_populates="log")
