@@ -25,7 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import Flask, abort, current_app, g, session
 from flask_wtf.csrf import generate_csrf
@@ -39,8 +39,38 @@ from scorekeeper.i18n import page_place
 from scorekeeper.serving.compression import accepts_gzip, deflate_part, gzip_spliced
 from scorekeeper.serving.versions import stored_version, stored_versions
 
+SIGNED_TOKENS_KEPT = 20_000
+signed_tokens: dict[tuple[object, str], str] = {}
+signed_tokens_lock = threading.Lock()
+
+
+def csrf_token() -> str:
+    """The token this browser's forms carry (Flask-WTF's ``generate_csrf``), signed once for
+    each browser's secret rather than on every page: signing it (JSON, HMAC, base64) cost a
+    kept page with a form as much as the rest of its answer. A token signed earlier is as good
+    as a new one: tokens have no time limit here (``WTF_CSRF_TIME_LIMIT``), and the signature
+    is made with the app's key over the browser's own secret, kept in its session."""
+    token: str | None = g.get("csrf_token")  # signed already in this request, for a form
+    raw = session.get("csrf_token")
+    if token is None and isinstance(raw, str):
+        token = signed_tokens.get((current_app.secret_key, raw))
+        if token is not None:
+            g.csrf_token = token
+            return token
+    if token is None:
+        token = str(generate_csrf())
+        raw = session.get("csrf_token")  # made with the first token this browser is given
+    if isinstance(raw, str):
+        with signed_tokens_lock:
+            signed_tokens[(current_app.secret_key, raw)] = token
+            while len(signed_tokens) > SIGNED_TOKENS_KEPT:
+                del signed_tokens[next(iter(signed_tokens))]  # the first signed
+    g.csrf_token = token
+    return token
+
+
 CSRF_MARK = "\x00csrf-token\x00"
-FILL_INS: dict[str, Callable[[], str]] = {CSRF_MARK: generate_csrf}
+FILL_INS: dict[str, Callable[[], str]] = {CSRF_MARK: csrf_token}
 """What differs from browser to browser in a kept page, by the mark that stands for it in the
 page as kept (see :func:`per_browser`)."""
 LIMIT_BYTES = 32 * 1024 * 1024
@@ -62,6 +92,9 @@ class KeptPage:
     parts: tuple[bytes, ...]
     marks: tuple[str, ...]
     deflated: tuple[bytes, ...]
+    last: list[tuple[tuple[bytes, ...], bytes]] = field(default_factory=list, compare=False)
+    """The last copy compressed, with its fill-ins: a phone reloading a page it was just sent
+    (a table's, a director's) is sent it again as it is."""
 
     @classmethod
     def of(cls, page: str) -> KeptPage:
@@ -82,16 +115,22 @@ class KeptPage:
 
     @property
     def size(self) -> int:
-        return sum(map(len, self.parts)) + sum(map(len, self.deflated))
+        """Its bytes, raw and compressed, and as much again for the last copy sent."""
+        return sum(map(len, self.parts)) + 2 * sum(map(len, self.deflated))
 
     def response(self) -> Response:
         """This browser's copy: compressed if it accepts gzip."""
         values = {mark: FILL_INS[mark]().encode() for mark in set(self.marks)}
         between = [values[mark] for mark in self.marks]
         if accepts_gzip():
-            response = Response(
-                gzip_spliced(self.parts, self.deflated, between), mimetype="text/html"
-            )
+            fill_ins = tuple(between)
+            last = self.last[-1] if self.last else None
+            if last is not None and last[0] == fill_ins:
+                body = last[1]
+            else:
+                body = gzip_spliced(self.parts, self.deflated, between)
+                self.last[:] = [(fill_ins, body)]
+            response = Response(body, mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"
         else:
             pieces = [self.parts[0]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip as gzip_module
 import json
 import re
 import time
@@ -18,6 +19,7 @@ from scorekeeper.club import views as club_views
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules import ascenseur as rules
+from scorekeeper.serving import pages
 from tests.web.table import TOKEN, Table, text
 from tests.web.test_club import SMALL, Club
 from tests.web.test_sharing import scorer_token
@@ -86,6 +88,33 @@ def test_each_phone_gets_its_own_form_token_from_a_kept_page(
     )
     assert response.status_code == 302
     assert "Confirm the tricks" in text(second.get(game.game_url))
+
+
+def test_a_phone_reloading_a_kept_page_is_sent_its_own_copy_again(
+    game: Table, app: Flask, draws: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its form token signed once, its copy compressed once: reloading an unchanged page costs
+    neither again, and another phone's reload in between gets its own."""
+    app.config["PRIVATE_SERVER"] = True  # every phone scores, so the page has forms
+    first, second = app.test_client(), app.test_client()
+    gzip = {"Accept-Encoding": "gzip"}
+    sent = first.get(game.game_url, headers=gzip).data
+    signed: list[str] = []
+    monkeypatch.setattr(pages, "generate_csrf", lambda: signed.append("signed") or "x")
+    spliced: list[bytes] = []
+    splice = pages.gzip_spliced
+    monkeypatch.setattr(pages, "gzip_spliced", lambda *parts: spliced.append(b"") or splice(*parts))
+    assert first.get(game.game_url, headers=gzip).data == sent
+    assert (signed, spliced) == ([], [])
+    others = second.get(game.game_url, headers=gzip).data
+    assert others != sent and signed == ["signed"] and len(spliced) == 1
+    assert first.get(game.game_url, headers=gzip).data == sent and len(spliced) == 2
+    assert len(draws) == 1
+    token = TOKEN.search(gzip_module.decompress(sent).decode())
+    assert token
+    bids = {f"bid_{seat}": "0" for seat in range(4)} | {"drawn_from": "3", "trump": ""}
+    response = first.post(f"{game.game_url}/rounds/2/bids", data={**bids, "csrf_token": token[1]})
+    assert response.status_code == 302
 
 
 def test_a_change_made_through_another_process_shows_at_once(
