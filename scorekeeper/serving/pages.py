@@ -48,8 +48,11 @@ def csrf_token() -> str:
     """The token this browser's forms carry (Flask-WTF's ``generate_csrf``), signed once for
     each browser's secret rather than on every page: signing it (JSON, HMAC, base64) cost a
     kept page with a form as much as the rest of its answer. A token signed earlier is as good
-    as a new one: tokens have no time limit here (``WTF_CSRF_TIME_LIMIT``), and the signature
-    is made with the app's key over the browser's own secret, kept in its session."""
+    as a new one where tokens have no time limit (``WTF_CSRF_TIME_LIMIT``, the app's default),
+    and the signature is made with the app's key over the browser's own secret, kept in its
+    session."""
+    if current_app.config.get("WTF_CSRF_TIME_LIMIT") is not None:
+        return str(generate_csrf())  # a token that expires is signed anew each time
     token: str | None = g.get("csrf_token")  # signed already in this request, for a form
     raw = session.get("csrf_token")
     if token is None and isinstance(raw, str):
