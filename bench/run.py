@@ -421,6 +421,28 @@ class Connection:
 OPENED_AT_ONCE, SETTLE = 128, 1.0
 
 
+class RunClock:
+    """A load run's clock, started once its connections are open: the share of its core the
+    server used while the run went on (its own computing: PostgreSQL runs on the other core),
+    and the generator's share of its own. Starting the generator's process, handing it the
+    games and opening the connections are not the run's, and do not count."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self.server_used = cpu_seconds(server_pid)
+        self.generator_used = time.process_time()
+        self.started = time.perf_counter()
+
+    def shares(self) -> dict[str, float]:
+        elapsed = time.perf_counter() - self.started
+        return {
+            "server_busy_share": (cpu_seconds(self.server_pid) - self.server_used) / elapsed,
+            # A generator short of its core would hold answers it has received: the
+            # latencies would then be partly its own.
+            "generator_busy_share": (time.process_time() - self.generator_used) / elapsed,
+        }
+
+
 class Pool:
     def __init__(self, host: str, port: int, size: int) -> None:
         self.free: asyncio.Queue[Connection] = asyncio.Queue()
@@ -434,7 +456,9 @@ class Pool:
         answers of the run were all there."""
         connections = [self.free.get_nowait() for _ in range(self.free.qsize())]
         for first in range(0, len(connections), OPENED_AT_ONCE):
-            await asyncio.gather(*(c.open() for c in connections[first : first + OPENED_AT_ONCE]))
+            batch = connections[first : first + OPENED_AT_ONCE]
+            # One that fails is opened again by its first request, which counts the error.
+            await asyncio.gather(*(c.open() for c in batch), return_exceptions=True)
         for connection in connections:
             self.free.put_nowait(connection)
         await asyncio.sleep(SETTLE)  # the server takes the last ones in
@@ -491,7 +515,12 @@ async def throughput(
 
 
 async def tables_load(
-    base: str, fill_data: dict[str, Any], tables: int, seconds: float, connections: int
+    base: str,
+    fill_data: dict[str, Any],
+    tables: int,
+    seconds: float,
+    connections: int,
+    server_pid: int,
 ) -> dict[str, Any]:
     """``tables`` tables at once: five phones polling at the app's pace, a scorer posting a
     round every minute, and every phone reloading the page after each change, over
@@ -499,6 +528,7 @@ async def tables_load(
     parts = urllib.parse.urlsplit(base)
     pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, connections)
     await pool.open()
+    clock = RunClock(server_pid)
     end = time.perf_counter() + seconds
     pages: list[float] = []
     posts: list[float] = []
@@ -601,12 +631,18 @@ async def tables_load(
         "polls": polls,
         "errors": errors,
         "kept": meant[0] / waited[0] if waited[0] else 0.0,
+        **clock.shares(),
         "scorers": scorers,  # where each game now is, for the next run to go on from
     }
 
 
 async def club_load(
-    base: str, fill_data: dict[str, Any], sessions: int, seconds: float, connections: int
+    base: str,
+    fill_data: dict[str, Any],
+    sessions: int,
+    seconds: float,
+    connections: int,
+    server_pid: int,
 ) -> dict[str, Any]:
     """``sessions`` club sessions at once: each table's phone entering a board at a club's pace
     (North-South enter, East-West confirm, each followed by the table's page) and following its
@@ -615,6 +651,7 @@ async def club_load(
     parts = urllib.parse.urlsplit(base)
     pool = Pool(parts.hostname or "127.0.0.1", parts.port or 80, connections)
     await pool.open()
+    clock = RunClock(server_pid)
     started_at = time.perf_counter()
     end = started_at + seconds
     kinds = ("table_pages", "posts", "director_pages", "player_pages", "polls", "table_polls")
@@ -622,10 +659,19 @@ async def club_load(
     errors = [0]
     meant, waited = [0.0], [0.0]
     chosen = fill_data["sessions"][:sessions]
-    # Seeded by where the night stands, so that each run draws anew: seeded alike, every run
-    # drew each table the same moment, and the tables that had entered a board just before
-    # the last run ended were those drawn to confirm it in the first instant of the next.
-    rng = random.Random(sessions * 1_000_003 + sum(session["version"] for session in chosen))
+    # Each run draws anew: seeded alike, every run drew each table the same moment, and the
+    # tables that had entered a board just before one run ended were those drawn to confirm
+    # it in the first instant of the next.
+    rng = random.Random()
+    # Each table's next board comes at a moment of its seven minutes drawn at random, but in
+    # each stretch of them as long as the run the same number of tables, as the Ascenseur
+    # tables do: the run carries its share of the entries, not more or fewer by chance.
+    tables = [table for session in chosen for table in session["tables"]]
+    stretches = max(1, round(BOARD_EVERY / seconds))
+    first_board = {
+        id(table): (number % stretches + rng.random()) / stretches * BOARD_EVERY
+        for number, table in enumerate(rng.sample(tables, len(tables)))
+    }
 
     async def pause(wanted: float) -> None:
         await asyncio.sleep(max(0.0, min(wanted, end - time.perf_counter())))
@@ -681,9 +727,9 @@ async def club_load(
     async def table_phone(session: dict[str, Any], table: dict[str, Any]) -> None:
         """North-South enter a board and East-West confirm it, about every seven minutes from
         a moment drawn at random; meanwhile the phone follows its table. A confirmation due
-        after the step's end waits for the next step, where it comes first: sent at the
-        step's last instant, the confirmations of every table waiting for one came together
-        in a burst no club makes, and were a fifth of the step's posts."""
+        after the run's end waits for the next run, which sends it in its first 20 s: sent at
+        the run's last instant, the confirmations of every table waiting for one came
+        together in a burst no club makes, and were a fifth of the run's posts."""
         game_id = session["path"].rsplit("/", 1)[1]
         headers = {"Cookie": table["cookie"]}
         number = table["table"]
@@ -694,25 +740,29 @@ async def club_load(
             table["cookie"],
         )
         polling = asyncio.ensure_future(poll)
-        await pause(rng.uniform(0, CONFIRM_AFTER if table["entered"] else BOARD_EVERY))
+        await pause(rng.uniform(0, CONFIRM_AFTER) if table["entered"] else first_board[id(table)])
         while time.perf_counter() < end and table["next"] < len(BOARDS_OF_TABLE[number]):
             board_started = time.perf_counter()
             round_, board = BOARDS_OF_TABLE[number][table["next"]]
             entry = f"{table['link']}/{round_}/{board}"
             if not table["entered"]:
-                await send(table, headers, entry, result_fields(rng))
+                await send(session, table, headers, entry, result_fields(rng))
                 table["entered"] = True
                 await pause(CONFIRM_AFTER)
                 if time.perf_counter() >= end:
                     break
-            await send(table, headers, f"{entry}/confirm", {})
+            await send(session, table, headers, f"{entry}/confirm", {})
             table["entered"] = False
             table["next"] += 1
             await pause(BOARD_EVERY - (time.perf_counter() - board_started))
         await polling
 
     async def send(
-        table: dict[str, Any], headers: dict[str, str], address: str, fields: dict[str, str]
+        session: dict[str, Any],
+        table: dict[str, Any],
+        headers: dict[str, str],
+        address: str,
+        fields: dict[str, str],
     ) -> None:
         """One of the table's entries, then its page (the redirect)."""
         sent = {"csrf_token": table["token"], "drawn_from": str(table["version"]), **fields}
@@ -721,11 +771,10 @@ async def club_load(
         if timed("posts", status, ms, (302,)):
             table["version"] += 1
             table["part_version"] += 1
-            session_of[id(table)]["version"] += 1
+            session["version"] += 1
         status, ms = await pool.timed("GET", table["link"], headers)
         timed("table_pages", status, ms)
 
-    session_of = {id(table): session for session in chosen for table in session["tables"]}
     tasks = []
     for session in chosen:
         tasks.append(session_follower(session, session["director"], "director_pages"))
@@ -739,6 +788,7 @@ async def club_load(
         **times,
         "errors": errors[0],
         "kept": meant[0] / waited[0] if waited[0] else 0.0,
+        **clock.shares(),
         "sessions": chosen,  # where each session now is, for the next run to go on from
     }
 
@@ -758,24 +808,15 @@ def load_generator(job: dict[str, Any], answer: Any) -> None:
     wanted = 65536 if hard == resource.RLIM_INFINITY else hard
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
     base, seconds = job["base"], job["seconds"]
-    used, started = time.process_time(), time.perf_counter()
     result: dict[str, Any] = {}
     if job["kind"] == "throughput":
         result = asyncio.run(throughput(base, job["targets"], seconds, 16))
     elif job["kind"] == "club":
-        club_job = (job["fill"], job["sessions"], seconds, job["connections"])
+        club_job = (job["fill"], job["sessions"], seconds, job["connections"], job["server_pid"])
         result = asyncio.run(club_load(base, *club_job))
-        result["generator_busy_share"] = (time.process_time() - used) / (
-            time.perf_counter() - started
-        )
     else:
-        tables_job = (job["fill"], job["tables"], seconds, job["connections"])
+        tables_job = (job["fill"], job["tables"], seconds, job["connections"], job["server_pid"])
         result = asyncio.run(tables_load(base, *tables_job))
-        # A generator short of its core would hold answers it has received: the latencies
-        # would then be partly its own.
-        result["generator_busy_share"] = (time.process_time() - used) / (
-            time.perf_counter() - started
-        )
     answer.send(result)
 
 
@@ -913,7 +954,6 @@ def cpu_seconds(pid: int) -> float:
 def load_step(
     server: Server, fill_data: dict[str, Any], tables: int, seconds: float, connections: int
 ) -> dict[str, Any]:
-    used_before, started = cpu_seconds(server.process.pid), time.perf_counter()
     load = in_another_process(
         {
             "kind": "tables",
@@ -922,10 +962,8 @@ def load_step(
             "fill": fill_data,
             "tables": tables,
             "connections": connections,
+            "server_pid": server.process.pid,
         }
-    )
-    load["server_busy_share"] = (cpu_seconds(server.process.pid) - used_before) / (
-        time.perf_counter() - started
     )
     fill_data["scorers"][:tables] = load.pop("scorers")  # the next run goes on from here
     load["page_p95"] = percentile(load["pages"], 0.95)
@@ -1202,7 +1240,6 @@ def club_connections(deployment: Deployment, sessions: int) -> int:
 def club_step(bench: Bench, sessions: int, seconds: float) -> dict[str, Any]:
     night = bench.club
     assert night is not None
-    used_before, started = cpu_seconds(bench.server.process.pid), time.perf_counter()
     load = in_another_process(
         {
             "kind": "club",
@@ -1211,10 +1248,8 @@ def club_step(bench: Bench, sessions: int, seconds: float) -> dict[str, Any]:
             "fill": night.fill,
             "sessions": sessions,
             "connections": club_connections(bench.deployment, sessions),
+            "server_pid": bench.server.process.pid,
         }
-    )
-    load["server_busy_share"] = (cpu_seconds(bench.server.process.pid) - used_before) / (
-        time.perf_counter() - started
     )
     night.fill["sessions"][:sessions] = load.pop("sessions")  # the next run goes on from here
     p95 = {kind: percentile(load[kind], 0.95) for kind in CLUB_TARGETS_MS}
