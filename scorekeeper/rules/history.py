@@ -116,10 +116,6 @@ class LeagueRow:
     average_place: Fraction
     points_per_game: Fraction
 
-    @property
-    def win_share(self) -> Fraction:
-        return Fraction(self.wins, self.games)
-
 
 def league(
     games: Iterable[PlayedGame], since: date | None = None, until: date | None = None
