@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import threading
 from collections.abc import Iterator
@@ -33,15 +34,29 @@ def served_app(request: pytest.FixtureRequest) -> Iterator[Flask]:
     yield from app_on(database_url(request))
 
 
+STOPS_WITHIN = 30
+"""Seconds the server has to stop once the test's phones have hung up."""
+
+
 @pytest.fixture
-def live_server(served_app: Flask) -> Iterator[str]:
+def live_server(served_app: Flask, browser: Browser) -> Iterator[str]:
     """The app served as ``scorekeeper serve`` serves it, on a free local port."""
     server = http_server(served_app, "127.0.0.1", 0, 4)
     server.prepare()
     thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.bind_addr[1]}"
-    server.stop()  # its threads, and the connections a browser keeps alive
+    # The phones hang up first: a page left open goes on asking while the server stops.
+    for context in browser.contexts:
+        context.close()
+    # Cheroot waits without end for a thread busy with a request: a request that never ends
+    # must fail the test and show where it stood, not hold up the whole run.
+    stopping = threading.Thread(target=server.stop, daemon=True)
+    stopping.start()
+    stopping.join(timeout=STOPS_WITHIN)
+    if stopping.is_alive():
+        faulthandler.dump_traceback(all_threads=True)
+        pytest.fail(f"the server did not stop within {STOPS_WITHIN} s (its threads above)")
     thread.join(timeout=5)
 
 
