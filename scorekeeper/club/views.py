@@ -136,29 +136,36 @@ def scored(game: ClubSession, scorer: bool = True) -> tuple[SessionScore | None,
 
 
 SCORES_KEPT = 256
-"""Sessions scored, kept by version: a result entered changes the director's page, the
-players' (the ranking as it stands) and the table's phone (its pairs' cards), each scoring
-the same session; scored once, the three draw in a third of the time."""
-kept_scores: OrderedDict[Hashable, SessionScore | None] = OrderedDict()
+"""Sessions scored, the newest state of each: a result entered changes the director's page,
+the players' (the ranking as it stands) and the table's phone (its pairs' cards), each scoring
+the same session; scored once, the three draw in a third of the time. An older state is not
+kept: no page asks for it again, and a session's score is large."""
+kept_scores: OrderedDict[Hashable, tuple[int, SessionScore | None]] = OrderedDict()
 kept_scores_lock = threading.Lock()
 
 
 def kept_score(game: ClubSession, scorer: bool) -> SessionScore | None:
     """``game.score_shown(scorer)``, scored once per state of the session in a server process:
-    kept under the session's version and what its reader may see, for a page being drawn
-    (a GET changes nothing; a form's request may have changed the session it scores)."""
+    kept under the session and what its reader may see, with the version it was scored at,
+    for a page being drawn (a GET changes nothing; a form's request may have changed the
+    session it scores)."""
     if request.method not in ("GET", "HEAD"):
         return game.score_shown(scorer)
-    key = (game.id, game.live_version, game.ranking_shown_after(scorer))
+    scope = (game.id, game.ranking_shown_after(scorer))
+    version = game.live_version
     with kept_scores_lock:
-        if key in kept_scores:
-            kept_scores.move_to_end(key)
-            return kept_scores[key]
+        kept = kept_scores.get(scope)
+        if kept is not None and kept[0] == version:
+            kept_scores.move_to_end(scope)
+            return kept[1]
     score = game.score_shown(scorer)
     with kept_scores_lock:
-        kept_scores[key] = score
-        while len(kept_scores) > SCORES_KEPT:
-            kept_scores.popitem(last=False)
+        kept = kept_scores.get(scope)
+        if kept is None or kept[0] < version:  # a request that read the session later won
+            kept_scores[scope] = (version, score)
+            kept_scores.move_to_end(scope)
+            while len(kept_scores) > SCORES_KEPT:
+                kept_scores.popitem(last=False)
     return score
 
 

@@ -859,6 +859,23 @@ def test_the_director_s_page_follows_the_live_version_the_poll_answers(client: F
     assert client.get(club.url + "/version").get_json() == {"version": int(shown.group(1))}
 
 
+def test_a_session_s_score_is_kept_in_its_newest_state_only(client: FlaskClient) -> None:
+    """Each result entered scores the session anew; the score of the state before is let go,
+    not kept beside it until the server has scored 256 states of other sessions."""
+    views.kept_scores.clear()
+    club = Club(client)
+    club.start(**SMALL)
+    game_id = club.url.rsplit("/", 1)[1]
+    versions = []
+    for table in (1, 2):
+        club.enter(table, {"result": "passed"})
+        assert "Results in: " in text(client.get(club.url))
+        kept = [state for scope, state in views.kept_scores.items() if scope[0] == game_id]
+        assert len(kept) == 1
+        versions.append(kept[0][0])
+    assert versions[1] > versions[0]
+
+
 def test_a_result_entered_while_the_director_s_page_is_drawn_reaches_it_at_the_next_poll(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
