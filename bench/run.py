@@ -58,7 +58,7 @@ from scorekeeper.rules import ascenseur as rules  # noqa: E402
 from scorekeeper.rules.movements import mitchell  # noqa: E402
 from scorekeeper.serving import LIVE_PACE  # noqa: E402
 from tests.postgres import PostgresServer, server_binaries  # noqa: E402
-from tests.server.conftest import (  # noqa: E402
+from tests.server.processes import (  # noqa: E402
     SCOREKEEPER,
     TOKEN,
     Phone,

@@ -74,6 +74,20 @@ def test_the_repository_stands_alone() -> None:
                 assert not outside.search(line), f"{source.relative_to(ROOT)}:{number}: {line}"
 
 
+@pytest.mark.parametrize("script", ["run.py", "page.py"])
+def test_the_benchmarks_start_without_the_test_tools(script: str) -> None:
+    """docs/benchmark.md installs the ``bench`` extras alone: a benchmark may use the tests'
+    servers and browser, but not pytest, which those extras do not install."""
+    no_pytest = "import sys; sys.modules['pytest'] = None; sys.argv[1:] = ['--help']; "
+    path = str(ROOT / "bench" / script)
+    run = f"{no_pytest}import runpy; runpy.run_path({path!r}, run_name='__main__')"
+    started = subprocess.run(
+        [sys.executable, "-c", run], capture_output=True, text=True, timeout=120
+    )
+    assert started.returncode == 0, started.stderr
+    assert "usage:" in started.stdout
+
+
 def test_the_documents_link_to_files_that_exist() -> None:
     """The README and the pages of docs/ send a reader only to files the repository has."""
     link = re.compile(r"\]\(([^)#\s]+)")

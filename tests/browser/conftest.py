@@ -13,20 +13,8 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from scorekeeper.cli import http_server
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.conftest import DATABASES, app_on, database_url
-
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 360, "height": 740}
-# Quiet, reproducible Chromium: no background traffic to the outside, no first-run dialogs.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(params=DATABASES)

@@ -26,7 +26,7 @@ from tests.browser.conftest import PHONE
 from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
 from tests.browser.test_club_phones import start_session, tap_result
 from tests.postgres import PostgresServer
-from tests.server.conftest import (
+from tests.server.processes import (
     DEPLOYMENT,
     Server,
     club_deployment_command,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import threading
 
-from tests.server.conftest import Phone, Server
+from tests.server.processes import Phone, Server
 
 TABLES = 15
 TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/\d+/[0-9a-f]+)"')

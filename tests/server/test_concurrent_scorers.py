@@ -7,7 +7,7 @@ import json
 import re
 import threading
 
-from tests.server.conftest import Phone, Server
+from tests.server.processes import Phone, Server
 
 NAMES = ("Ana", "Bob")
 ROUNDS = 25

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from scorekeeper.rules import ascenseur as rules
-from tests.server.conftest import Phone, start_server, stop
+from tests.server.processes import Phone, start_server, stop
 from tests.server.test_concurrent_scorers import start
 
 GAMES = 4

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.incoming import SLOWEST_UPLOAD
-from tests.server.conftest import Phone, Server, start_server, stop
+from tests.server.processes import Phone, Server, start_server, stop
 from tests.server.test_concurrent_scorers import start
 
 MEGABYTE = 1024 * 1024

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import CONNECTIONS
-from tests.server.conftest import SCOREKEEPER, Server, free_port, launch, stop
+from tests.server.processes import SCOREKEEPER, Server, free_port, launch, stop
 
 PHONES = 1100
 USUAL_LIMIT = 1024
