@@ -127,9 +127,7 @@ def league(
     """
     played: dict[str, list[Finish]] = defaultdict(list)
     for game in games:
-        if (since is None or game.played_on >= since) and (
-            until is None or game.played_on <= until
-        ):
+        if in_period(game, since, until):
             for finish in game.finishes:
                 played[finish.person].append(finish)
     rows = [
@@ -145,6 +143,36 @@ def league(
     return tuple(
         sorted(rows, key=lambda r: (-r.wins, r.average_place, -r.points_per_game, r.person))
     )
+
+
+def in_period(game: PlayedGame, since: date | None, until: date | None) -> bool:
+    """Whether the game was played from ``since`` to ``until`` (both days counted)."""
+    return (since is None or game.played_on >= since) and (until is None or game.played_on <= until)
+
+
+def running_wins(
+    games: Iterable[PlayedGame], since: date | None = None, until: date | None = None
+) -> dict[str, tuple[int, ...]]:
+    """Each person's wins so far after each game of the period, in the order given (the order
+    played): the league's chart over time. A person's line starts at 0 before the first game.
+
+    >>> season = [
+    ...     PlayedGame(date(2026, 9, 6), (Finish("anne", 42, 1), Finish("bruno", 30, 2))),
+    ...     PlayedGame(date(2026, 9, 13), (Finish("anne", 18, 2), Finish("chloé", 25, 1))),
+    ... ]
+    >>> running_wins(season)
+    {'anne': (0, 1, 1), 'bruno': (0, 0, 0), 'chloé': (0, 0, 1)}
+    """
+    chosen = [game for game in games if in_period(game, since, until)]
+    people = sorted({finish.person for game in chosen for finish in game.finishes})
+    wins = dict.fromkeys(people, 0)
+    lines: dict[str, list[int]] = {person: [0] for person in people}
+    for game in chosen:
+        for finish in game.finishes:
+            wins[finish.person] += finish.place == 1
+        for person in people:
+            lines[person].append(wins[person])
+    return {person: tuple(line) for person, line in lines.items()}
 
 
 HANDICAP_SHARE = Fraction(4, 5)
@@ -314,6 +342,22 @@ class Record:
         )
 
 
+def sides_league_game(game: SidesGame) -> PlayedGame:
+    """A rubber or a Chicago as the league counts it: each person of the circle at the table
+    with their side's total, the larger total first, equal totals sharing first place.
+
+    >>> rubber = SidesGame(date(2026, 9, 6), ("anne", "bruno"), ("chloé", None), 820, 350)
+    >>> [(f.person, f.points, f.place) for f in sides_league_game(rubber).finishes]
+    [('anne', 820, 1), ('bruno', 820, 1), ('chloé', 350, 2)]
+    """
+    finishes = []
+    for side, _opponents, mine, theirs in game.sides():
+        for person in side:
+            if person is not None:
+                finishes.append(Finish(person, mine, 2 if mine < theirs else 1))
+    return PlayedGame(game.played_on, tuple(finishes))
+
+
 def bridge_records(games: Iterable[SidesGame]) -> dict[str, Record]:
     """Each person's record over rubbers (or Chicagos): played, won, lost, points over the
     opponents'."""
@@ -408,6 +452,23 @@ class RaceGame:
     played_on: date
     players: tuple[str, str]
     winner: int | None
+
+
+def race_league_game(game: RaceGame) -> PlayedGame:
+    """A race game as the league counts it: the winner first, both first in a draw; a race
+    has no points.
+
+    >>> [(f.person, f.place) for f in race_league_game(
+    ...     RaceGame(date(2026, 9, 6), ("anne", "bruno"), 1)).finishes]
+    [('anne', 2), ('bruno', 1)]
+    """
+    return PlayedGame(
+        game.played_on,
+        tuple(
+            Finish(person, 0, 1 if game.winner in (None, seat) else 2)
+            for seat, person in enumerate(game.players)
+        ),
+    )
 
 
 def race_record(games: Iterable[RaceGame], person: str, opponent: str) -> Record:
