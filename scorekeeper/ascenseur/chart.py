@@ -4,6 +4,7 @@ by colour, by dash and by marker so that it also reads in black and white."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.games.helpers import signed
@@ -71,9 +72,16 @@ def running_totals(sheet: rules.GameSheet) -> list[list[int]]:
 
 def chart(sheet: rules.GameSheet) -> Chart:
     """The chart of the running totals of a game."""
-    series = running_totals(sheet)
-    rounds = max(1, len(series[0]) - 1)
-    values = [value for line in series for value in line]
+    return line_chart(sheet.players, running_totals(sheet))
+
+
+def line_chart(
+    names: Sequence[str], series: Sequence[Sequence[int]], label: Callable[[int], str] = signed
+) -> Chart:
+    """A line for each name, of its figure from the start (0) and after each step (a round, a
+    game of a league), the figures' ticks written by ``label``."""
+    rounds = max(1, len(series[0]) - 1) if series else 1
+    values = [value for line in series for value in line] or [0]
     low, high = min(values), max(values)
     step = _step(max(1, high - low), 6)
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step
@@ -89,7 +97,7 @@ def chart(sheet: rules.GameSheet) -> Chart:
 
     every = max(1, math.ceil(rounds / 10))
     lines = []
-    for seat, (name, totals) in enumerate(zip(sheet.players, series, strict=True)):
+    for seat, (name, totals) in enumerate(zip(names, series, strict=True)):
         points = [(x(number), y(total)) for number, total in enumerate(totals)]
         offset = seat % every  # markers of different players fall on different rounds
         lines.append(
@@ -104,7 +112,7 @@ def chart(sheet: rules.GameSheet) -> Chart:
         )
     round_step = _step(rounds, 10)
     x_ticks = tuple(Tick(x(n), str(n)) for n in range(0, rounds + 1, round_step))
-    y_ticks = tuple(Tick(y(v), signed(v)) for v in range(low, high + 1, step))
+    y_ticks = tuple(Tick(y(v), label(v)) for v in range(low, high + 1, step))
     return Chart(
         width=WIDTH,
         height=HEIGHT,

@@ -35,7 +35,7 @@ from scorekeeper.games.entries import (
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Correction, Player
 from scorekeeper.games.rights import is_scorer
-from scorekeeper.games.views import new_nonce
+from scorekeeper.games.views import new_game_data
 from scorekeeper.limits import redrawn_setup_limit
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
@@ -67,7 +67,7 @@ def setup(preset: str) -> str | Response | tuple[str, int]:
     base = get_preset_or_404(preset)
     if request.method == "GET":
         rows = [""] * max(base.min_players, min(4, base.max_players))
-        data = {**SetupForm.defaults(base), "players": rows, "nonce": new_nonce()}
+        data = {**SetupForm.defaults(base), "players": rows, **new_game_data()}
         form = SetupForm(data=data)
         return render_setup(preset, base, form, preview(base, len(rows)))
     form = SetupForm()
@@ -95,7 +95,7 @@ def setup(preset: str) -> str | Response | tuple[str, int]:
                 first_dealer=form.first_dealer.data,
                 players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names())],
             )
-            return start_new_game(game, form.nonce.data)
+            return start_new_game(game, form.nonce.data, form.circle.data)
     status = 200 if action == "preview" and valid and names_ok and not errors else 422
     return render_setup(preset, base, form, game_preview, errors), status
 

@@ -5,15 +5,30 @@ Games taken out of the history are left out; nothing read here is stored."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass, field
+
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.ascenseur.models import AscenseurGame
+from scorekeeper.bridge.evening import score_evening
+from scorekeeper.bridge.models import BridgeGame
 from scorekeeper.circles.models import Circle, Person
+from scorekeeper.echelons.models import EchelonsGame
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules.ascenseur import GameSheet
-from scorekeeper.rules.history import Finish, PlayedGame
+from scorekeeper.rules.common import RuleError, Side
+from scorekeeper.rules.echelons import PatienceGame, race_winner
+from scorekeeper.rules.history import (
+    Finish,
+    PlayedGame,
+    RaceGame,
+    SidesGame,
+    race_league_game,
+    sides_league_game,
+)
 
 Seats = tuple[str | None, ...]
 
@@ -60,3 +75,86 @@ def ascenseur_league_games(circle: Circle, preset: str) -> list[PlayedGame]:
         )
         played.append(PlayedGame(game.created_at.date(), finishes))
     return played
+
+
+@dataclass
+class CircleHistory:
+    """Everything the circle's pages count, read once: each family's games in the history,
+    in the order they were started, as :mod:`scorekeeper.rules.history` takes them."""
+
+    ascenseur: list[tuple[Game, GameSheet, Seats]] = field(default_factory=list)
+    rubbers: list[SidesGame] = field(default_factory=list)
+    chicagos: list[SidesGame] = field(default_factory=list)
+    races: list[RaceGame] = field(default_factory=list)
+    logs: dict[str, list[PatienceGame]] = field(default_factory=lambda: defaultdict(list))
+    """Each person's patience log, every log of theirs together."""
+
+    def leagues(self) -> dict[str, list[PlayedGame]]:
+        """The circle's leagues, by key (``ascenseur:<preset>``, ``bridge:rubber``,
+        ``bridge:chicago``, ``echelons:race``): the games of each whose points compare."""
+        found: dict[str, list[PlayedGame]] = {}
+        for game, sheet, seats in self.ascenseur:
+            if sheet.is_complete:
+                finishes = tuple(
+                    Finish(person, sheet.totals[seat], sheet.places[seat])
+                    for seat, person in enumerate(seats)
+                    if person is not None
+                )
+                if finishes:
+                    key = f"ascenseur:{game.preset}"  # type: ignore[attr-defined]
+                    found.setdefault(key, []).append(PlayedGame(game.created_at.date(), finishes))
+        for key, games in (("bridge:rubber", self.rubbers), ("bridge:chicago", self.chicagos)):
+            if games:
+                found[key] = [sides_league_game(game) for game in games]
+        if self.races:
+            found["echelons:race"] = [race_league_game(game) for game in self.races]
+        return found
+
+
+def in_history(circle: Circle, kind: type[Game]) -> list[Game]:
+    return list(
+        db.session.scalars(
+            select(kind)
+            .where(kind.circle_id == circle.id, kind.out_of_history.is_(False))
+            .order_by(kind.created_at, kind.id)
+            .options(selectinload(kind.players))
+        ).all()
+    )
+
+
+def circle_history(circle: Circle) -> CircleHistory:
+    """The circle's history, read from its games (those taken out of it left out)."""
+    people = {person.id: person for person in circle.people}
+    history = CircleHistory(ascenseur=ascenseur_sheets(circle))
+    for game in in_history(circle, BridgeGame):
+        assert isinstance(game, BridgeGame)
+        seats = person_keys(game, people)
+        try:
+            evening = score_evening(game)
+        except RuleError:  # an evening the engine refuses counts for nothing
+            continue
+        for round_ in evening.rounds:
+            if not round_.finished:
+                continue
+            ns, ew = round_.partners(Side.NS), round_.partners(Side.EW)
+            played = SidesGame(
+                game.created_at.date(),
+                (seats[ns[0]], seats[ns[1]]),
+                (seats[ew[0]], seats[ew[1]]),
+                round_.totals.ns,
+                round_.totals.ew,
+            )
+            (history.chicagos if game.chicago else history.rubbers).append(played)
+    for game in in_history(circle, EchelonsGame):
+        assert isinstance(game, EchelonsGame)
+        seats = person_keys(game, people)
+        if game.race:
+            if len(seats) == 2 and seats[0] is not None and seats[1] is not None:
+                players = (seats[0], seats[1])
+                for record in game.entries:
+                    if record.left_a is not None and record.left_b is not None:
+                        winner = race_winner(record.left_a, record.left_b)
+                        history.races.append(RaceGame(record.played_on, players, winner))
+        elif seats and seats[0] is not None:
+            history.logs[seats[0]].extend(game.patience_games)
+    return history

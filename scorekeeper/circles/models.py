@@ -11,11 +11,11 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from scorekeeper.extensions import Model
-from scorekeeper.games.models import new_game_id, new_scorer_token, utcnow
+from scorekeeper.games.models import Game, new_game_id, new_scorer_token, utcnow
 from scorekeeper.rules.history import name_key
 
 NAME_LENGTH = 40
@@ -29,7 +29,14 @@ class Circle(Model):
     name: Mapped[str] = mapped_column(String(60))
     scorer_token: Mapped[str] = mapped_column(String(32), default=new_scorer_token)
     """The secret of the circle's scorer link; the viewer link is the circle's address alone."""
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+    """Counts the changes to the circle's people and history: a form drawn before another
+    phone's change is caught."""
+    setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """The new-circle form's one-time value: the same form sent twice is one circle."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 -- SQLAlchemy's own attribute
 
     people: Mapped[list[Person]] = relationship(
         back_populates="circle", order_by="Person.id", cascade="all, delete-orphan"
@@ -37,6 +44,12 @@ class Circle(Model):
     log: Mapped[list[CircleChange]] = relationship(
         back_populates="circle", order_by="CircleChange.id", cascade="all, delete-orphan"
     )
+
+    @property
+    def current_people(self) -> list[Person]:
+        """Its people as they now are (not those merged into another), in the order they
+        joined."""
+        return [person for person in self.people if person.merged_into_id is None]
 
     def person_named(self, name: str) -> Person | None:
         """The person of this circle who goes by ``name`` (see
@@ -111,5 +124,9 @@ class CircleChange(Model):
     game_id: Mapped[str | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
     old: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     new: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    undone: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Taken back by undo: the log keeps it, struck through."""
 
     circle: Mapped[Circle] = relationship(back_populates="log")
+    person: Mapped[Person | None] = relationship(foreign_keys=[person_id])
+    game: Mapped[Game | None] = relationship(foreign_keys=[game_id])

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
+from scorekeeper.circles.people import seat_people
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.links import share_links
@@ -688,9 +689,10 @@ def describer(
     return describe
 
 
-def start_new_game(game: Game, nonce: str | None) -> Response:
+def start_new_game(game: Game, nonce: str | None, circle_id: str | None = None) -> Response:
     """Store a new game and go to its page. The same form sent twice (a double tap, a retry)
-    starts one game; sent again with other players or settings, another."""
+    starts one game; sent again with other players or settings, another. A game started in a
+    circle (``circle_id``) seats its people (see scorekeeper.circles.people)."""
     key = form_key(nonce)
     existing = game_started_by(key)
     if existing is not None:
@@ -703,6 +705,8 @@ def start_new_game(game: Game, nonce: str | None) -> Response:
             remember(existing.id, scorer=True)
             return game_page(existing)
         key = None  # the form was changed and sent again: a game of its own
+    if circle_id:
+        seat_people(game, circle_id)
     game.setup_nonce = key
     db.session.add(game)
     try:

@@ -32,11 +32,18 @@ class ConfirmForm(ChangeForm):
         return bool(form.validate()) and form.drawn_from.data == str(game.live_version)
 
 
+SEAT_NAME = {"list": "circle-people"}
+"""What a seat's name field is drawn with: in a game started in a circle, it offers the circle's
+people (the list the setup form draws, ``templates/_forms.html``); elsewhere it is ignored."""
+
+
 class NewGameForm(Form):
     """A form that starts a game. Its one-time value, tied to the browser, makes the same form
-    sent twice one game (see start_new_game)."""
+    sent twice one game (see start_new_game); the circle it is started in, if any, names the
+    people in its seats."""
 
     nonce = HiddenField(validators=[Length(max=32)])
+    circle = HiddenField(validators=[Length(max=16)])
 
 
 class ImportForm(NewGameForm):

@@ -10,12 +10,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, false, inspect
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from scorekeeper.extensions import Model
+
+if TYPE_CHECKING:
+    from scorekeeper.circles.models import Circle, Person
 
 
 def utcnow() -> datetime:
@@ -125,6 +128,7 @@ class Game(Model):
     corrections: Mapped[list[Correction]] = relationship(
         back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
     )
+    circle: Mapped[Circle | None] = relationship(foreign_keys=[circle_id])
     has_stored_corrections: Mapped[bool] = column_property(
         exists().where(Correction.game_id == id).correlate_except(Correction)
     )
@@ -179,6 +183,7 @@ class Player(Model):
     """The circle's person in the seat, in a game played in a circle."""
 
     game: Mapped[Game] = relationship(back_populates="players")
+    person: Mapped[Person | None] = relationship(foreign_keys=[person_id])
 
 
 class BrowserGame(Model):
@@ -191,3 +196,7 @@ class BrowserGame(Model):
         ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# The circles that games and seats name are mapped with them, however the models are reached.
+from scorekeeper.circles import models as _circles  # noqa: E402, F401

@@ -7,11 +7,21 @@ import secrets
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import Blueprint, abort, current_app, flash, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
+from scorekeeper.circles.people import KEEPER_OF, kept_circle, kept_circles
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, start_new_game
 from scorekeeper.games.forms import ImportForm, NewGameForm
@@ -63,6 +73,7 @@ def home() -> str:
     return render_template(
         "home.html",
         families=FAMILIES.values(),
+        circles=kept_circles() if session.get(KEEPER_OF) or private_server() else [],
         in_progress=[(game, summary) for game, summary in listed if not summary.finished],
         finished=[(game, summary) for game, summary in listed if summary.finished],
     )
@@ -128,11 +139,18 @@ def new_game_form(
     """A new game's form: drawn, drawn again with what is wrong, or the game ``build`` makes
     of it started (see start_new_game)."""
     if request.method == "GET":
-        return render_template(template, form=form_class(data={"nonce": new_nonce()}))
+        return render_template(template, form=form_class(data=new_game_data()))
     form = form_class()
     if not form.validate():
         return render_template(template, form=form), 422
-    return start_new_game(build(form), form.nonce.data)
+    return start_new_game(build(form), form.nonce.data, form.circle.data)
+
+
+def new_game_data() -> dict[str, str]:
+    """What a new-game form is drawn with: its one-time value, and the circle it starts the
+    game in (``?circle=``, a circle this browser keeps), if any."""
+    circle = kept_circle(request.args.get("circle"))
+    return {"nonce": new_nonce(), "circle": circle.id if circle is not None else ""}
 
 
 def new_nonce() -> str:

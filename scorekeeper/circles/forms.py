@@ -1,0 +1,118 @@
+"""The forms of circles: a new circle, a person added, renamed or merged, a change confirmed,
+and the league's period."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, Optional
+
+from scorekeeper.circles.models import NAME_LENGTH
+from scorekeeper.forms import ExtraValidators, Form, printable, stripped
+from scorekeeper.games.forms import ChangeForm, NewGameForm
+from scorekeeper.rules.history import name_key
+
+MOST_PEOPLE = 60
+"""The most people a new circle's form names: a large pub league."""
+
+
+def check_name(name: str) -> str | None:
+    """What is wrong with a person's name, if anything."""
+    if not name:
+        return _("Enter a name.")
+    if len(name) > NAME_LENGTH:
+        return _("A name has at most %(most)d characters.", most=NAME_LENGTH)
+    if not printable(name):
+        return _("A name is made of letters, digits and signs.")
+    return None
+
+
+class CircleForm(NewGameForm):
+    """A new circle: its name, and the people who play in it (more join by playing)."""
+
+    name = StringField(
+        _l("The circle's name"),
+        validators=[InputRequired(_l("Name the circle.")), Length(max=60)],
+        filters=[stripped],
+    )
+    people = TextAreaField(
+        _l("Its people, one name a line"),
+        validators=[Length(max=MOST_PEOPLE * (NAME_LENGTH + 2))],
+    )
+
+    def names(self) -> list[str]:
+        """The people's names as typed, each once, blank lines left out."""
+        lines = (" ".join(line.split()) for line in (self.people.data or "").splitlines())
+        return [line for line in lines if line]
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.name.data and not printable(self.name.data):
+            unreadable = _("A name is made of letters, digits and signs.")
+            self.name.errors = [*self.name.errors, unreadable]
+            valid = False
+        names = self.names()
+        seen: dict[str, str] = {}
+        problems = []
+        for name in names:
+            if (problem := check_name(name)) is not None:
+                problems.append(f"{name[:NAME_LENGTH]}…: {problem}")
+            elif name_key(name) in seen:
+                first = seen[name_key(name)]
+                problems.append(_("%(name)s and %(other)s are one person.", name=first, other=name))
+            seen.setdefault(name_key(name), name)
+        if len(names) > MOST_PEOPLE:
+            problems.append(_("A new circle names at most %(most)d people.", most=MOST_PEOPLE))
+        if problems:
+            self.people.errors = [*self.people.errors, *problems]
+            valid = False
+        return valid
+
+
+class PersonNameForm(ChangeForm):
+    """A person added to the circle, or renamed."""
+
+    name = StringField(_l("Name"), filters=[stripped])
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if (problem := check_name(self.name.data or "")) is not None:
+            self.name.errors = [*self.name.errors, problem]
+            valid = False
+        return valid
+
+
+class MergeForm(ChangeForm):
+    """Two people of the circle who are one: the second's games become the first's."""
+
+    kept = SelectField(_l("Keep"), coerce=int, validate_choice=False)
+    merged = SelectField(_l("Merge into them"), coerce=int, validate_choice=False)
+
+
+class CircleConfirmForm(ChangeForm):
+    """A button that changes the circle (a game taken out or put back, undo)."""
+
+
+class ShowNameForm(Form):
+    """A person's choice of what the circle's public pages show of them."""
+
+    shows = HiddenField()
+
+
+class PeriodForm(Form):
+    """The league's period and game, chosen in the page's address (a GET form)."""
+
+    class Meta:
+        csrf = False
+
+    league = SelectField(_l("Game"), validate_choice=False)
+    since = DateField(_l("From"), validators=[Optional()])
+    until = DateField(_l("To"), validators=[Optional()])
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.since.data and self.until.data and self.since.data > self.until.data:
+            self.until.errors = [*self.until.errors, _("The period ends before it begins.")]
+            valid = False
+        return valid

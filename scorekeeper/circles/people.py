@@ -1,0 +1,94 @@
+"""Who may change a circle, and the people a game started in it seats.
+
+A circle's scorer link, like a game's, marks the browser that opens it as one that keeps the
+circle: it may start games in it, add, rename and merge its people, and take games out of its
+history. The circle's own address shows its public pages (its league, its people by the names
+they chose to show). A person's page opens by that person's own link alone, in every server
+mode. On a private server (the family's laptop) every phone keeps the family's circles, as
+every phone scores its games.
+"""
+
+from __future__ import annotations
+
+from flask import abort, session
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.circles.models import Circle, Person
+from scorekeeper.extensions import db
+from scorekeeper.games.lookup import GAME_ID
+from scorekeeper.games.models import Game
+from scorekeeper.games.rights import browser_id, private_server
+
+KEEPER_OF = "circles"
+"""The session's list of the circles this browser keeps, the most recent first."""
+RECENT = 60
+
+
+def keeps(circle: Circle) -> bool:
+    """Whether this browser keeps the circle (see the module's docstring)."""
+    return private_server() or circle.id in session.get(KEEPER_OF, [])
+
+
+def remember_keeper(circle: Circle) -> None:
+    """Note that this browser keeps the circle (its scorer link was opened, or it made it)."""
+    browser_id()
+    session.permanent = True  # a phone keeps its circles when the browser is closed
+    known = session.get(KEEPER_OF, [])
+    if known[:1] != [circle.id]:
+        session[KEEPER_OF] = [circle.id, *(other for other in known if other != circle.id)][:RECENT]
+
+
+def kept_circles() -> list[Circle]:
+    """The circles this browser keeps, the most recently opened first (on a private server,
+    every circle)."""
+    if private_server():
+        return list(db.session.scalars(db.select(Circle).order_by(Circle.name)).all())
+    ids = [circle_id for circle_id in session.get(KEEPER_OF, []) if isinstance(circle_id, str)]
+    found = {c.id: c for c in db.session.scalars(db.select(Circle).where(Circle.id.in_(ids)))}
+    return [found[circle_id] for circle_id in ids if circle_id in found]
+
+
+def kept_circle(circle_id: str | None) -> Circle | None:
+    """The circle of this id, if there is one and this browser keeps it."""
+    if not circle_id or not GAME_ID.fullmatch(circle_id):
+        return None
+    circle = db.session.get(Circle, circle_id)
+    return circle if circle is not None and keeps(circle) else None
+
+
+def require_keeper(circle: Circle) -> None:
+    if not keeps(circle):
+        abort(403)
+
+
+def seat_people(game: Game, circle_id: str) -> None:
+    """Start ``game`` in the circle: each named seat names the circle's person of that name,
+    who joins the circle if new. The name on the seat stays as typed at the table. A circle this
+    browser does not keep is refused (403): its form came from elsewhere."""
+    circle = kept_circle(circle_id)
+    if circle is None:
+        abort(403)
+    game.circle_id = circle.id
+    for player in game.players:
+        if player.name.strip():
+            player.person_id = person_for(circle, player.name).id
+
+
+def person_for(circle: Circle, name: str) -> Person:
+    """The circle's person who goes by ``name``, or a new one; two phones adding the same new
+    name at once find one person."""
+    person = circle.person_named(name)
+    if person is not None:
+        return person
+    person = Person(circle_id=circle.id, name=" ".join(name.split()))
+    try:
+        with db.session.begin_nested():
+            db.session.add(person)
+    except IntegrityError:  # another request added them meanwhile
+        db.session.expire(circle, ["people"])
+        found = circle.person_named(name)
+        if found is None:
+            raise
+        return found
+    circle.people.append(person)
+    return person
