@@ -76,10 +76,15 @@ def chart(sheet: rules.GameSheet) -> Chart:
 
 
 def line_chart(
-    names: Sequence[str], series: Sequence[Sequence[int]], label: Callable[[int], str] = signed
+    names: Sequence[str],
+    series: Sequence[Sequence[int]],
+    label: Callable[[int], str] = signed,
+    size: tuple[int, int, int] = (WIDTH, HEIGHT, LEFT),
 ) -> Chart:
     """A line for each name, of its figure from the start (0) and after each step (a round, a
-    game of a league), the figures' ticks written by ``label``."""
+    game of a league), the figures' ticks written by ``label``; ``size`` is the chart's width,
+    its height and the room left of it for the ticks."""
+    width, height, room = size
     rounds = max(1, len(series[0]) - 1) if series else 1
     values = [value for line in series for value in line] or [0]
     low, high = min(values), max(values)
@@ -87,7 +92,7 @@ def line_chart(
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step
     if low == high:
         high = low + step
-    left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
+    left, top, right, bottom = room, TOP, width - RIGHT, height - BOTTOM
 
     def x(round_number: int) -> float:
         return round(left + (right - left) * round_number / rounds, 1)
@@ -114,8 +119,8 @@ def line_chart(
     x_ticks = tuple(Tick(x(n), str(n)) for n in range(0, rounds + 1, round_step))
     y_ticks = tuple(Tick(y(v), label(v)) for v in range(low, high + 1, step))
     return Chart(
-        width=WIDTH,
-        height=HEIGHT,
+        width=width,
+        height=height,
         lines=tuple(lines),
         x_ticks=x_ticks,
         y_ticks=y_ticks,

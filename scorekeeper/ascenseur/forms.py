@@ -18,7 +18,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
 from scorekeeper.forms import SelectChoice, stripped
-from scorekeeper.games.forms import SEAT_NAME, ChangeForm, NewGameForm
+from scorekeeper.games.forms import ChangeForm, NewGameForm
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
 
@@ -56,7 +56,6 @@ class SetupForm(NewGameForm):
             _l("Name"),
             validators=[Length(max=MAX_NAME)],
             filters=[stripped],
-            render_kw=SEAT_NAME,
         ),
         min_entries=2,
         max_entries=26,

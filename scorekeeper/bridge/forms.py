@@ -10,7 +10,7 @@ from wtforms.validators import Length
 from scorekeeper.bridge.labels import SEAT_NAMES
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
 from scorekeeper.forms import ExtraValidators, printable, stripped
-from scorekeeper.games.forms import SEAT_NAME, ChangeForm, ConfirmForm, NewGameForm
+from scorekeeper.games.forms import ChangeForm, ConfirmForm, NewGameForm
 from scorekeeper.rules.bridge import Rounding, Seat
 
 SEATS = tuple(Seat)
@@ -21,18 +21,10 @@ class SetupForm(NewGameForm):
     """A new evening: four names in their seats, rubber or Chicago, the first dealer, and how
     the settlement in hundreds rounds an exact 50."""
 
-    north = StringField(
-        _l("North"), validators=[Length(max=MAX_NAME)], filters=[stripped], render_kw=SEAT_NAME
-    )
-    east = StringField(
-        _l("East"), validators=[Length(max=MAX_NAME)], filters=[stripped], render_kw=SEAT_NAME
-    )
-    south = StringField(
-        _l("South"), validators=[Length(max=MAX_NAME)], filters=[stripped], render_kw=SEAT_NAME
-    )
-    west = StringField(
-        _l("West"), validators=[Length(max=MAX_NAME)], filters=[stripped], render_kw=SEAT_NAME
-    )
+    north = StringField(_l("North"), validators=[Length(max=MAX_NAME)], filters=[stripped])
+    east = StringField(_l("East"), validators=[Length(max=MAX_NAME)], filters=[stripped])
+    south = StringField(_l("South"), validators=[Length(max=MAX_NAME)], filters=[stripped])
+    west = StringField(_l("West"), validators=[Length(max=MAX_NAME)], filters=[stripped])
     form = RadioField(
         _l("We play"),
         choices=choices(

@@ -15,6 +15,7 @@ from scorekeeper.ascenseur.models import AscenseurGame
 from scorekeeper.bridge.evening import score_evening
 from scorekeeper.bridge.models import BridgeGame
 from scorekeeper.circles.models import Circle, Person
+from scorekeeper.club.models import FROM_FILE, ClubSession
 from scorekeeper.echelons.models import EchelonsGame
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -23,12 +24,15 @@ from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.echelons import PatienceGame, race_winner
 from scorekeeper.rules.history import (
     Finish,
+    PairSession,
     PlayedGame,
     RaceGame,
     SidesGame,
     race_league_game,
     sides_league_game,
 )
+from scorekeeper.teams.match import score_match
+from scorekeeper.teams.models import SEATS, TeamsGame, team_at
 
 Seats = tuple[str | None, ...]
 
@@ -88,6 +92,12 @@ class CircleHistory:
     races: list[RaceGame] = field(default_factory=list)
     logs: dict[str, list[PatienceGame]] = field(default_factory=lambda: defaultdict(list))
     """Each person's patience log, every log of theirs together."""
+    club: list[PairSession] = field(default_factory=list)
+    """Each pair of the club's sessions whose two players are the circle's people."""
+    club_sessions: dict[str, list[Game]] = field(default_factory=lambda: defaultdict(list))
+    """The club sessions each person played, by their key (a session has no seats)."""
+    teams: list[PlayedGame] = field(default_factory=list)
+    """Each teams match played out, each person with their team's IMPs."""
 
     def leagues(self) -> dict[str, list[PlayedGame]]:
         """The circle's leagues, by key (``ascenseur:<preset>``, ``bridge:rubber``,
@@ -106,6 +116,8 @@ class CircleHistory:
         for key, games in (("bridge:rubber", self.rubbers), ("bridge:chicago", self.chicagos)):
             if games:
                 found[key] = [sides_league_game(game) for game in games]
+        if self.teams:
+            found["bridge:teams"] = self.teams
         if self.races:
             found["echelons:race"] = [race_league_game(game) for game in self.races]
         return found
@@ -157,4 +169,58 @@ def circle_history(circle: Circle) -> CircleHistory:
                         history.races.append(RaceGame(record.played_on, players, winner))
         elif seats and seats[0] is not None:
             history.logs[seats[0]].extend(game.patience_games)
+    for game in in_history(circle, ClubSession):
+        assert isinstance(game, ClubSession)
+        read_club_session(circle, game, history)
+    for game in in_history(circle, TeamsGame):
+        assert isinstance(game, TeamsGame)
+        read_teams_match(game, person_keys(game, people), history)
     return history
+
+
+def read_teams_match(game: TeamsGame, seats: Seats, history: CircleHistory) -> None:
+    """A match played out, as the league counts it: each of the circle's people with their
+    team's IMPs, the team with more first (both first when level)."""
+    try:
+        match = score_match(game)
+    except RuleError:  # a match the engine refuses counts for nothing
+        return
+    if not match.finished:
+        return
+    finishes = []
+    for player, person in zip(game.players, seats, strict=True):
+        if person is None:
+            continue
+        table, seat = divmod(player.seat, len(SEATS))
+        team = team_at(table + 1, SEATS[seat].side)
+        mine, theirs = match.imps[team], match.imps[1 - team]
+        finishes.append(Finish(person, mine, 2 if mine < theirs else 1))
+    if finishes:
+        history.teams.append(PlayedGame(game.created_at.date(), tuple(finishes)))
+
+
+def read_club_session(circle: Circle, game: ClubSession, history: CircleHistory) -> None:
+    """The session's pairs whose players are the circle's people, with their percentages: a
+    session closed, or read from its results file (one still played counts once closed)."""
+    if not (game.closed or game.movement_kind == FROM_FILE):
+        return
+    try:
+        score = game.score()
+    except RuleError:  # a session the engine refuses counts for nothing
+        return
+    people = {person.id: person for person in circle.people}
+    for pair in game.pairs:
+        standing = score.standing_of(pair.key)
+        if standing is None or standing.percentage is None:
+            continue
+        keys = tuple(
+            str(people[person_id].now.id) if person_id in people else None
+            for person_id in (pair.first_person_id, pair.second_person_id)
+        )
+        if all(key is None for key in keys):
+            continue
+        played = PairSession(game.created_at.date(), (keys[0], keys[1]), standing.percentage)
+        history.club.append(played)
+        for key in keys:
+            if key is not None:
+                history.club_sessions[key].append(game)

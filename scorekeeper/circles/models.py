@@ -60,6 +60,20 @@ class Circle(Model):
                 return person.now
         return None
 
+    def person_called(self, name: str) -> Person | None:
+        """The person of this circle who goes, or went before a rename, by ``name``, as they
+        now are: a name written in a game before the rename still names them."""
+        person = self.person_named(name)
+        if person is not None:
+            return person
+        key = name_key(name)
+        for change in reversed(self.log):
+            renamed = change.kind == CircleChangeKind.RENAMED.value and not change.undone
+            was = change.old is not None and name_key(change.old) == key
+            if renamed and was and change.person is not None:
+                return change.person.now
+        return None
+
 
 class Person(Model):
     """Someone of a circle, under the name the circle knows them by."""

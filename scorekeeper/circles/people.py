@@ -75,9 +75,9 @@ def seat_people(game: Game, circle_id: str) -> None:
 
 
 def person_for(circle: Circle, name: str) -> Person:
-    """The circle's person who goes by ``name``, or a new one; two phones adding the same new
-    name at once find one person."""
-    person = circle.person_named(name)
+    """The circle's person who goes, or went before a rename, by ``name``, or a new one; two
+    phones adding the same new name at once find one person."""
+    person = circle.person_called(name)
     if person is not None:
         return person
     person = Person(circle_id=circle.id, name=" ".join(name.split()))
@@ -86,7 +86,7 @@ def person_for(circle: Circle, name: str) -> Person:
             db.session.add(person)
     except IntegrityError:  # another request added them meanwhile
         db.session.expire(circle, ["people"])
-        found = circle.person_named(name)
+        found = circle.person_called(name)
         if found is None:
             raise
         return found

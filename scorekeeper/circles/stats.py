@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from fractions import Fraction
 from typing import Any
 
 from flask_babel import gettext as _
@@ -17,18 +18,24 @@ from scorekeeper.rules.echelons import LogStatistics, log_statistics
 from scorekeeper.rules.history import (
     BiddingRecord,
     LeagueRow,
+    PartnerRecord,
     PlayedGame,
     Record,
     bidding_record,
     bridge_records,
+    by_partner,
     handicaps,
     head_to_head,
     in_period,
     league,
     partnerships,
+    percentages_over_time,
     race_record,
     running_wins,
 )
+
+CHART_SIZE = (340, 220, 36)
+"""The league's chart fits a phone's width: its ticks are a few wins, not a game's totals."""
 
 
 def league_name(key: str) -> str:
@@ -39,6 +46,8 @@ def league_name(key: str) -> str:
         return _("Rubber bridge")
     if key == "bridge:chicago":
         return _("Chicago")
+    if key == "bridge:teams":
+        return _("Teams matches")
     return _("Échelons races")
 
 
@@ -74,7 +83,10 @@ def wins_chart(
     if not ranked:
         return None
     return line_chart(
-        [names.get(person, "?") for person in ranked], [lines[p] for p in ranked], label=str
+        [names.get(person, "?") for person in ranked],
+        [lines[p] for p in ranked],
+        label=str,
+        size=CHART_SIZE,
     )
 
 
@@ -82,8 +94,9 @@ def wins_chart(
 class PersonFigures:
     """A person's figures over the circle's history."""
 
-    leagues: tuple[tuple[str, LeagueRow], ...]
-    """Their line in each league they played, by the league's name."""
+    leagues: tuple[tuple[str, LeagueRow, bool], ...]
+    """Their line in each league they played, by the league's name, and whether its games
+    score points (a race has none)."""
     bidding: BiddingRecord | None
     rubbers: Record | None
     chicagos: Record | None
@@ -93,14 +106,18 @@ class PersonFigures:
     """Their record against each person they met: kind, opponent, record."""
     races: tuple[tuple[str, Record], ...]
     log: LogStatistics | None
+    club: tuple[tuple[date, Fraction], ...]
+    """Their percentage in each club session, in the order of the days."""
+    club_partners: tuple[PartnerRecord, ...]
 
 
 def person_figures(history: CircleHistory, person: str) -> PersonFigures:
     in_leagues = []
     for key, games in history.leagues().items():
+        has_points = any(finish.points for game in games for finish in game.finishes)
         for row in league(games):
             if row.person == person:
-                in_leagues.append((league_name(key), row))
+                in_leagues.append((league_name(key), row, has_points))
     sheets = [(sheet, seats) for _game, sheet, seats in history.ascenseur if person in seats]
     bidding = bidding_record(sheets, person) if sheets else None
     partners: list[tuple[str, str, Record]] = []
@@ -134,4 +151,6 @@ def person_figures(history: CircleHistory, person: str) -> PersonFigures:
         opponents=tuple(opponents),
         races=races,
         log=log_statistics(log_games) if log_games else None,
+        club=percentages_over_time(history.club, person),
+        club_partners=by_partner(history.club, person),
     )

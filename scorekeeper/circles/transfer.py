@@ -211,32 +211,29 @@ def plain(value: Any) -> Any:
     return value
 
 
-def export_person(person: Person, ids: list[int], history: CircleHistory) -> dict[str, Any]:
-    """The person's own history: the circle, every game they played in it as its family's
-    file with their seats in it, and their figures."""
-    games = list(
-        db.session.scalars(
-            db.select(Game)
-            .where(Game.circle_id == person.circle_id)
-            .order_by(Game.created_at, Game.id)
-        ).all()
-    )
-    played = []
-    for game in games:
-        seats = [player.seat for player in game.players if player.person_id in ids]
-        if seats and game.family in FAMILIES:
-            played.append(
-                {
-                    "in_history": not game.out_of_history,
-                    "my_seats": seats,
-                    "game": FAMILIES[game.family].export(game),
-                }
-            )
+def export_person(
+    person: Person, games: list[Game], history: CircleHistory, names: dict[str, str]
+) -> dict[str, Any]:
+    """The person's own history: the circle, every game they played in it (``games``) as its
+    family's file, and their figures, which name the circle's people by their keys
+    (``people`` gives the name the circle's pages show for each)."""
+    ids = {p.id for p in person.circle.people if p.now.id == person.id}
+    played = [
+        {
+            "in_history": not game.out_of_history,
+            "my_seats": [player.seat for player in game.players if player.person_id in ids],
+            "game": FAMILIES[game.family].export(game),
+        }
+        for game in sorted(games, key=lambda game: (game.created_at, game.id))
+        if game.family in FAMILIES
+    ]
     return {
         "format": PERSON_FORMAT,
         "version": VERSION,
         "name": person.name,
         "circle": person.circle.name,
+        "person": str(person.id),
+        "people": names,
         "games": played,
         "figures": plain(person_figures(history, str(person.id))),
     }

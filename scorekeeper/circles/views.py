@@ -14,8 +14,9 @@ from typing import Any
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_percent
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response as BaseResponse
@@ -39,6 +40,7 @@ from scorekeeper.circles.stats import (
     wins_chart,
 )
 from scorekeeper.circles.transfer import export_circle, export_person, import_circle
+from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.links import link_base, qr_svg
@@ -60,7 +62,7 @@ def figures_in_words() -> dict[str, Any]:
     def decimal(value: Fraction | float | None, places: int = 2) -> str:
         if value is None:
             return "–"
-        return str(format_decimal(float(value), format="0." + "0" * places))
+        return str(format_decimal(float(value), format="0." + "0" * places if places else "0"))
 
     def percent(value: Fraction | float | None) -> str:
         return "–" if value is None else str(format_percent(float(value), format="0%"))
@@ -68,8 +70,9 @@ def figures_in_words() -> dict[str, Any]:
     return {"decimal": decimal, "percent": percent}
 
 
-FAMILIES_WITH_SEATS = ("ascenseur", "bridge", "echelons")
-"""The families whose games name a person in each seat, and so join a circle's history."""
+FAMILIES_IN_CIRCLES = ("ascenseur", "bridge", "teams", "echelons", "club")
+"""The families whose games name the circle's people (a seat each, a teams match's players,
+or a club pair's two players), and so join its history."""
 ATTEMPTS = 3
 
 
@@ -121,6 +124,9 @@ def new() -> str | BaseResponse | tuple[str, int]:
         return render_template("circles/new.html", form=form), 422
     key = form_key(form.nonce.data)
     circle = db.session.scalar(select(Circle).where(Circle.setup_nonce == key)) if key else None
+    first_names = [person.name for person in circle.people] if circle is not None else []
+    if circle is not None and (circle.name, first_names) != (form.name.data, form.names()):
+        circle, key = None, None  # the form was changed and sent again: a circle of its own
     if circle is None:
         circle = Circle(name=form.name.data, setup_nonce=key)
         circle.people = [Person(name=name) for name in form.names()]
@@ -155,8 +161,14 @@ def import_file() -> str | BaseResponse | tuple[str, int]:
             form.file.errors = [*form.file.errors, str(error)]
         else:
             circle.setup_nonce = key
-            db.session.add(circle)
-            db.session.commit()
+            try:
+                db.session.commit()
+            except IntegrityError:  # the same file sent twice at once: the first one stands
+                db.session.rollback()
+                first = db.session.scalar(select(Circle).where(Circle.setup_nonce == key))
+                if first is None:
+                    raise
+                circle = first
             remember_keeper(circle)
             flash(_("The circle was imported."))
             return redirect(url_for("circles.page", circle_id=circle.id))
@@ -207,6 +219,7 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
         games=circle_games(circle),
         seat_names=seat_names_for(circle, names),
         links=circle_links(circle) if keeper else None,
+        person_links=person_links(circle) if keeper else {},
         start=start_links(circle) if keeper else [],
         add_form=forms.get("add_form") or PersonNameForm(data={"drawn_from": drawn_from}),
         merge_form=forms.get("merge_form") or merge_form(circle, drawn_from),
@@ -252,8 +265,26 @@ def circle_games(circle: Circle) -> list[Game]:
             select(Game)
             .where(Game.circle_id == circle.id)
             .order_by(Game.created_at.desc(), Game.id)
+            .options(selectinload(Game.players))
         ).all()
     )
+
+
+def games_played(circle: Circle, ids: list[int]) -> list[Game]:
+    """Every game of the circle a person (by their ids) played, the newest first: in a seat,
+    or in a club pair; those out of the history too."""
+    in_pairs = set(
+        db.session.scalars(
+            select(ClubPair.game_id).where(
+                or_(ClubPair.first_person_id.in_(ids), ClubPair.second_person_id.in_(ids))
+            )
+        )
+    )
+    return [
+        game
+        for game in circle_games(circle)
+        if game.id in in_pairs or any(player.person_id in ids for player in game.players)
+    ]
 
 
 def seat_names_for(circle: Circle, names: dict[str, str]) -> Callable[[Game], str]:
@@ -280,10 +311,19 @@ def circle_links(circle: Circle) -> dict[str, str]:
     }
 
 
+def person_links(circle: Circle) -> dict[int, str]:
+    """Each person's own link, for the phones that keep the circle to give them."""
+    base = link_base()
+    return {
+        person.id: base + url_for("circles.person_page", token=person.token)
+        for person in circle.current_people
+    }
+
+
 def start_links(circle: Circle) -> list[tuple[str, list[tuple[str, str]]]]:
     """Each game a family with seats offers, started in the circle."""
     links = []
-    for key in FAMILIES_WITH_SEATS:
+    for key in FAMILIES_IN_CIRCLES:
         family = FAMILIES[key]
         games = [
             (game.name, game.url + ("&" if "?" in game.url else "?") + f"circle={circle.id}")
@@ -455,6 +495,9 @@ def merge(circle_id: str) -> Any:
             return None
         merged.merged_into = kept
         log(circle, CircleChangeKind.MERGED, person_id=merged.id, old=merged.name, new=kept.name)
+        if kept.shows_name and not merged.shows_name:  # one of the two chose initials
+            kept.shows_name = False
+            log(circle, CircleChangeKind.INITIALS, person_id=kept.id)
         return _("%(merged)s and %(kept)s are now one person.", merged=merged.name, kept=kept.name)
 
     def failed(circle: Circle, form: MergeForm) -> Any:
@@ -515,7 +558,9 @@ def undo(circle_id: str) -> Any:
             (
                 entry
                 for entry in reversed(circle.log)
-                if not entry.undone and CircleChangeKind(entry.kind) in UNDOABLE
+                if not entry.undone
+                and CircleChangeKind(entry.kind) in UNDOABLE
+                and (entry.person_id is not None or entry.game_id is not None)
             ),
             None,
         )
@@ -525,22 +570,21 @@ def undo(circle_id: str) -> Any:
         if kind is CircleChangeKind.RENAMED:
             person = last.person
             if person is None or last.old is None:
-                return None
+                raise NothingToDo(_("This change can no longer be undone."))
             if (problem := name_taken(circle, last.old, person)) is not None:
-                form.drawn_from.errors = [problem]
-                return None
+                raise NothingToDo(problem)
             person.name = last.old
             message = _("%(new)s is called %(old)s again.", new=last.new, old=last.old)
         elif kind is CircleChangeKind.MERGED:
             person = last.person
             if person is None:
-                return None
+                raise NothingToDo(_("This change can no longer be undone."))
             person.merged_into = None
             message = _("%(old)s and %(new)s are two people again.", old=last.old, new=last.new)
         else:
             game = db.session.get(Game, last.game_id) if last.game_id else None
             if game is None:
-                return None
+                raise NothingToDo(_("This change can no longer be undone."))
             game.out_of_history = kind is CircleChangeKind.PUT_BACK
             day = f"{game.created_at:%Y-%m-%d}"
             message = _("The change to the game of %(day)s was undone.", day=day)
@@ -581,11 +625,7 @@ def person_page(token: str) -> str:
     history: CircleHistory = circle_history(circle)
     names = public_names_of(circle)
     ids = family_people(person)
-    games = [
-        game
-        for game in circle_games(circle)
-        if any(player.person_id in ids for player in game.players)
-    ]
+    games = games_played(circle, ids)
     return render_template(
         "circles/person.html",
         person=person,
@@ -604,23 +644,32 @@ def person_page(token: str) -> str:
 @bp.post("/person/<token>/name-shown")
 def show_name(token: str) -> BaseResponse:
     """The person's choice: their name on the circle's public pages, or their initials."""
-    person = person_by_token(token).now
     form = ShowNameForm()
-    if not form.validate() or form.shows.data not in ("yes", "no"):
+    if not form.validate():
         flash(_("This form has expired: here is your page as it is now."), "error")
         return redirect(url_for("circles.person_page", token=token))
+    if form.shows.data not in ("yes", "no"):
+        flash(_("Choose to show your name or your initials."), "error")
+        return redirect(url_for("circles.person_page", token=token))
     shows = form.shows.data == "yes"
-    if person.shows_name != shows:
+    for _attempt in range(ATTEMPTS):
+        person = person_by_token(token).now
+        if person.shows_name == shows:
+            break
         person.shows_name = shows
         kind = CircleChangeKind.NAME_SHOWN if shows else CircleChangeKind.INITIALS
         log(person.circle, kind, person_id=person.id)
-        flag_modified(person.circle, "name")
+        flag_modified(person.circle, "name")  # the circle's pages change with it
         try:
             db.session.commit()
-        except StaleDataError:
+            break
+        except (StaleDataError, IntegrityError, OperationalError) as error:
             db.session.rollback()
-            flash(_("The circle changed meanwhile; nothing was changed. Try again."), "error")
-            return redirect(url_for("circles.person_page", token=token))
+            if isinstance(error, OperationalError) and "locked" not in str(error):
+                raise
+    else:
+        flash(_("The circle changed meanwhile; nothing was changed. Try again."), "error")
+        return redirect(url_for("circles.person_page", token=token))
     if shows:
         flash(_("The circle's pages show your name."))
     else:
@@ -632,6 +681,7 @@ def show_name(token: str) -> BaseResponse:
 def person_json(token: str) -> Response:
     """The person's own history: every game they played in the circle, and their figures."""
     person = person_by_token(token).now
-    history = circle_history(person.circle)
-    document = export_person(person, family_people(person), history)
+    circle = person.circle
+    games = games_played(circle, family_people(person))
+    document = export_person(person, games, circle_history(circle), public_names_of(circle))
     return json_file(document, f"history-{date.today():%Y-%m-%d}-{person.id}")

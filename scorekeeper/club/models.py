@@ -383,6 +383,14 @@ class ClubPair(Model):
     names: Mapped[str] = mapped_column(String(80), default="")
     tiebreak: Mapped[int | None]
     """A tiebreak figure a results file published (the higher ranks first)."""
+    first_person_id: Mapped[int | None] = mapped_column(
+        ForeignKey("person.id", ondelete="SET NULL")
+    )
+    second_person_id: Mapped[int | None] = mapped_column(
+        ForeignKey("person.id", ondelete="SET NULL")
+    )
+    """In a session played in a circle, the circle's people its names name (the names stay
+    as the director wrote them)."""
 
     game: Mapped[ClubSession] = relationship(back_populates="pairs")
 

@@ -17,6 +17,8 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
+from scorekeeper.circles.forms import check_name
+from scorekeeper.circles.people import person_for
 from scorekeeper.club import bp, files
 from scorekeeper.club.family import (
     FAMILY,
@@ -72,6 +74,7 @@ from scorekeeper.limits import imports_limit, new_games_limit
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import SessionScore, pairs_of
 from scorekeeper.rules.hands import solver_available
+from scorekeeper.rules.history import pair_partners
 from scorekeeper.rules.movements import (
     MAX_MITCHELL_TABLES,
     Movement,
@@ -641,14 +644,37 @@ def names(game_id: str) -> Outcome:
             return render_names(game, form, 409)
         if not form.validate() or len(form.names) != len(game.pairs):
             return render_names(game, form, 422)
+        if game.circle is not None and not people_named(form):
+            return render_names(game, form, 422)
         for pair, field in zip(game.pairs, form.names, strict=True):
             pair.names = field.data or ""
+            if game.circle is not None:  # each pair's two players are the circle's people
+                partners = pair_partners(pair.names)
+                first, second = (
+                    (person_for(game.circle, name).id for name in partners)
+                    if partners
+                    else (None, None)
+                )
+                pair.first_person_id, pair.second_person_id = first, second
         return None
 
     def saved(game: ClubSession) -> None:
         flash(_("The pairs' names are saved."))
 
     return write_entry(lambda: scorers_game(game_id, ClubSession), change, saved)
+
+
+def people_named(form: NamesForm) -> bool:
+    """Whether each pair's two players, in a session played in a circle, can be the circle's
+    people: names it can keep (a pair's line that does not read as two players is kept as
+    written, and names nobody)."""
+    fine = True
+    for field in form.names:
+        for name in pair_partners(field.data or "") or ():
+            if (problem := check_name(name)) is not None:
+                field.errors = [*field.errors, f"{name}: {problem}"]
+                fine = False
+    return fine
 
 
 def render_names(game: ClubSession, form: NamesForm, status: int = 200) -> tuple[str, int]:

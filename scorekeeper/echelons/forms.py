@@ -8,7 +8,7 @@ from wtforms import DateField, HiddenField, IntegerField, RadioField, StringFiel
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.forms import ExtraValidators, SelectChoice, printable, stripped
-from scorekeeper.games.forms import SEAT_NAME, ChangeForm, NewGameForm
+from scorekeeper.games.forms import ChangeForm, NewGameForm
 
 MAX_NAME = 24
 
@@ -24,14 +24,11 @@ class SetupForm(NewGameForm):
         ],
         default="log",
     )
-    player_a = StringField(
-        _l("Player"), validators=[Length(max=MAX_NAME)], filters=[stripped], render_kw=SEAT_NAME
-    )
+    player_a = StringField(_l("Player"), validators=[Length(max=MAX_NAME)], filters=[stripped])
     player_b = StringField(
         _l("Second player (a race)"),
         validators=[Length(max=MAX_NAME)],
         filters=[stripped],
-        render_kw=SEAT_NAME,
     )
 
     def names(self) -> list[str]:

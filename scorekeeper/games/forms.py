@@ -3,12 +3,14 @@ game file to import."""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import HiddenField
 from wtforms.validators import Length
 
-from scorekeeper.forms import Form
+from scorekeeper.circles.people import kept_circle
+from scorekeeper.forms import ExtraValidators, Form
 from scorekeeper.games.models import Game
 
 
@@ -32,11 +34,6 @@ class ConfirmForm(ChangeForm):
         return bool(form.validate()) and form.drawn_from.data == str(game.live_version)
 
 
-SEAT_NAME = {"list": "circle-people"}
-"""What a seat's name field is drawn with: in a game started in a circle, it offers the circle's
-people (the list the setup form draws, ``templates/_forms.html``); elsewhere it is ignored."""
-
-
 class NewGameForm(Form):
     """A form that starts a game. Its one-time value, tied to the browser, makes the same form
     sent twice one game (see start_new_game); the circle it is started in, if any, names the
@@ -44,6 +41,49 @@ class NewGameForm(Form):
 
     nonce = HiddenField(validators=[Length(max=32)])
     circle = HiddenField(validators=[Length(max=16)])
+
+    def names(self) -> list[str]:
+        """The names typed in the game's seats (none for a game that has no seats)."""
+        return []
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        """The form's own checks, and, for a game started in a circle, that this phone still
+        keeps the circle and that no two seats name one of its people (the form's
+        ``circle`` field says what is wrong: ``templates/_forms.html`` shows it)."""
+        valid = super().validate(extra_validators)
+        if not self.circle.data:
+            return valid
+        circle = kept_circle(self.circle.data)
+        if circle is None:  # drawn again outside the circle, with every name typed
+            self.circle.data = ""
+            self.circle.errors = [
+                *self.circle.errors,
+                _(
+                    "This phone no longer keeps the circle: send the form again to play the "
+                    "game outside it, or open the circle's link again."
+                ),
+            ]
+            return False
+        seated: dict[int, str] = {}
+        for name in self.names():
+            person = circle.person_called(name) if name.strip() else None
+            if person is None:
+                continue
+            if person.now.id in seated:
+                first = seated[person.now.id]
+                self.circle.errors = [
+                    *self.circle.errors,
+                    _(
+                        "%(first)s and %(second)s are one person of the circle (%(person)s): "
+                        "seat each person once.",
+                        first=first,
+                        second=name,
+                        person=person.now.name,
+                    ),
+                ]
+                valid = False
+            seated.setdefault(person.now.id, name)
+        return valid
 
 
 class ImportForm(NewGameForm):

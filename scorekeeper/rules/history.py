@@ -404,6 +404,28 @@ class PairSession:
     percentage: Fraction
 
 
+PARTNER_SEPARATORS = (" – ", " — ", " - ", " & ", " / ", "/", " et ", " and ", ", ")
+"""How a club's director writes a pair's two players, the most telling first."""
+
+
+def pair_partners(names: str) -> tuple[str, str] | None:
+    """The two players of a club pair, as its director typed them; ``None`` where the names
+    do not read as two people.
+
+    >>> pair_partners("Anne Martin – Bruno Petit")
+    ('Anne Martin', 'Bruno Petit')
+    >>> pair_partners("Anne-Marie & Jean-Pierre"), pair_partners("anne/bruno ")
+    (('Anne-Marie', 'Jean-Pierre'), ('anne', 'bruno'))
+    >>> pair_partners("Les Martin") is None, pair_partners("Anne – ") is None
+    (True, True)
+    """
+    for separator in PARTNER_SEPARATORS:
+        parts = [" ".join(part.split()) for part in names.split(separator)]
+        if len(parts) == 2 and all(parts):
+            return parts[0], parts[1]
+    return None
+
+
 def percentages_over_time(
     sessions: Iterable[PairSession], person: str
 ) -> tuple[tuple[date, Fraction], ...]:

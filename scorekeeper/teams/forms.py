@@ -73,6 +73,9 @@ class SetupForm(NewGameForm):
             for table, seat in LINEUP[team]
         ]
 
+    def names(self) -> list[str]:
+        return [name for _seat, name in self.players()]
+
     def players(self) -> list[tuple[int, str]]:
         """The players named, with their seat numbers, table 1's first."""
         named = [

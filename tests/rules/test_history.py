@@ -30,10 +30,14 @@ from scorekeeper.rules.history import (
     initials,
     league,
     name_key,
+    pair_partners,
     partnerships,
     percentages_over_time,
     public_names,
+    race_league_game,
     race_record,
+    running_wins,
+    sides_league_game,
 )
 from tests.rules.test_ascenseur_properties import draw_entry
 
@@ -369,3 +373,63 @@ def test_the_same_name_written_twice_is_one_person() -> None:
     assert name_key("Anne") == name_key("anne ") == name_key(" ANNE")
     assert name_key("Anne Marie") == name_key("anne   marie")
     assert name_key("Anne-Marie") != name_key("Anne Marie")
+
+
+@given(seasons(games=20))
+def test_the_chart_of_wins_ends_where_the_league_s_wins_are(season: list[PlayedGame]) -> None:
+    lines = running_wins(season)
+    rows = {row.person: row for row in league(season)}
+    assert set(lines) == set(rows)
+    for person, line in lines.items():
+        assert len(line) == len(season) + 1 and line[0] == 0
+        assert line[-1] == rows[person].wins
+        assert all(later - earlier in (0, 1) for earlier, later in pairwise(line))
+
+
+@settings(max_examples=60, deadline=None)
+@given(bridge_evenings())
+def test_rubbers_in_a_league_win_as_their_records_do(games: list[SidesGame]) -> None:
+    records = bridge_records(games)
+    rows = {row.person: row for row in league(sides_league_game(game) for game in games)}
+    for person, record in records.items():
+        draws = record.played - record.won - record.lost
+        assert rows[person].games == record.played
+        assert rows[person].wins == record.won + draws  # a drawn rubber is first for both
+
+
+@given(
+    st.lists(
+        st.builds(
+            RaceGame,
+            st.just(OPENING),
+            st.tuples(st.sampled_from(PEOPLE[:2]), st.sampled_from(PEOPLE[2:4])),
+            st.sampled_from((0, 1, None)),
+        ),
+        max_size=20,
+    )
+)
+def test_races_in_a_league_win_as_their_records_do(games: list[RaceGame]) -> None:
+    rows = {row.person: row for row in league(race_league_game(game) for game in games)}
+    for person, row in rows.items():
+        opponents = {p for g in games if person in g.players for p in g.players} - {person}
+        records = [race_record(games, person, other) for other in opponents]
+        won = sum(r.won for r in records)
+        drawn = sum(r.played - r.won - r.lost for r in records)
+        assert row.games == sum(r.played for r in records)
+        assert row.wins == won + drawn
+        assert row.points_per_game == 0
+
+
+plain_names = (
+    st.text(st.sampled_from("AaBbÉéJjMm- "), min_size=1, max_size=14)
+    .map(lambda name: " ".join(name.replace(" - ", " ").split()))
+    .filter(lambda name: name and " - " not in name)
+)
+
+
+@given(plain_names, plain_names, st.sampled_from((" – ", " & ", " / ", " et ", " and ")))
+def test_a_pair_written_with_its_separator_reads_as_its_two_players(
+    first: str, second: str, separator: str
+) -> None:
+    assert pair_partners(f" {first}{separator}{second} ") == (first, second)
+    assert pair_partners(first) is None

@@ -188,7 +188,22 @@ def test_a_game_started_in_the_circle_seats_its_people(client: FlaskClient, app:
     token, nonce = TOKEN.search(page), NONCE.search(page)
     assert token and nonce
     data.update(csrf_token=token.group(1), nonce=nonce.group(1))
-    assert other.post("/ascenseur/new/ascenseur", data=data).status_code == 403
+    refused = other.post("/ascenseur/new/ascenseur", data=data)
+    assert refused.status_code == 422
+    shown = html.unescape(text(refused))
+    assert "This phone no longer keeps the circle" in shown
+    assert 'value="Zoé"' in shown and 'name="circle" type="hidden" value=""' in shown
+    with app.app_context():
+        assert db.session.query(Game).filter(Game.circle_id == circle_id).count() == 1
+
+    # Two seats naming one person of the circle are refused, every name typed kept.
+    page = text(client.get(start))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data.update(csrf_token=token.group(1), nonce=nonce.group(1), **{"players-2": "ANNE"})
+    response = client.post("/ascenseur/new/ascenseur", data=data)
+    assert response.status_code == 422
+    assert "anne and ANNE are one person of the circle (Anne)" in html.unescape(text(response))
 
 
 def setup_defaults() -> dict[str, Any]:
@@ -421,4 +436,120 @@ def test_a_person_s_choice_must_be_one_of_the_two(
         data={"csrf_token": token.group(1), "shows": shows},
         follow_redirects=True,
     )
-    assert "This form has expired" in html.unescape(text(response))
+    assert "Choose to show your name or your initials." in html.unescape(text(response))
+
+
+def test_a_club_session_in_the_circle_gives_each_pair_s_players_their_percentage(
+    client: FlaskClient, app: Flask
+) -> None:
+    from tests.web.test_club import (
+        SMALL,
+        TABLE_LINK,
+        Club,
+        director_post,
+        play_whole_session,
+        session_form,
+    )
+
+    keeper = Keeper(client)
+    url = keeper.start(people="Anne\nBruno\nChloé\nDenis")
+    circle_id = url.rsplit("/", 1)[1]
+    page = text(client.get(f"/club/new?circle={circle_id}"))
+    assert "This game joins the history of Les Martin" in html.unescape(page)
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "circle": circle_id, **SMALL}
+    response = client.post("/club/new", data=data)
+    assert response.status_code == 302, text(response)
+    club = Club(client)
+    club.url = response.headers["Location"]
+    club.tables = {
+        int(number): link for link, number in TABLE_LINK.findall(text(client.get(club.url)))
+    }
+    names = {"names-0": "anne – Bruno", "names-1": "Chloé & Denis", "names-2": "Zoé – Yann"}
+    assert director_post(client, f"{club.url}/pairs", **names).status_code == 302
+    play_whole_session(club, 3, seed=5)
+    # A session still played counts for nothing yet: its percentages are not final.
+    anne_link = next(
+        link for link in keeper.person_links() if "<h1>Anne</h1>" in person_page(client, link)
+    )
+    assert "At the club" not in person_page(client, anne_link)
+    client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
+    session = club.session(app)
+    with app.app_context():
+        circle = db.session.get(Circle, circle_id)
+        assert circle is not None
+        assert {p.name for p in circle.current_people} >= {"Zoé", "Yann"}  # joined by name
+    score = session.score()
+    first, second = session.pairs[0], session.pairs[1]
+    anne_bruno, chloe_denis = score.standing_of(first.key), score.standing_of(second.key)
+    assert anne_bruno and chloe_denis and anne_bruno.percentage and chloe_denis.percentage
+    page = person_page(client, anne_link)
+    shown = f"{float(anne_bruno.percentage):.2f}"
+    assert "At the club" in page and f'<td class="num">{shown}</td>' in page
+    assert re.search(
+        rf'<th scope="row">Bruno</th><td class="num">1</td><td class="num">{shown}</td>', page
+    )
+    assert session.id in page  # the session is among her games
+
+
+def test_a_merge_keeps_the_initials_either_of_the_two_chose(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(people="Anne\nChloé Dupont\nChloé D")
+    circle_id = url.rsplit("/", 1)[1]
+    hidden, shown = (person_id(app, circle_id, name) for name in ("Chloé Dupont", "Chloé D"))
+    with app.app_context():
+        person = db.session.get(Person, hidden)
+        assert person is not None
+        person.shows_name = False
+        db.session.commit()
+    assert keeper.post("/merge", kept=shown, merged=hidden).status_code == 302
+    public = html.unescape(text(app.test_client().get(url)))
+    assert "Chloé" not in public and "C. D." in public
+    assert "Chloé D shows their initials" in keeper.page()
+
+
+def test_a_teams_match_of_the_circle_counts_each_player_with_their_team(
+    client: FlaskClient, app: Flask
+) -> None:
+    from scorekeeper.teams.models import TableResult, TeamsGame
+
+    keeper = Keeper(client)
+    players = ["Anne", "Bruno", "Chloé", "Denis", "Emma", "Farid", "Gaël", "Hugo"]
+    url = keeper.start(people="\n".join(players))
+    circle_id = url.rsplit("/", 1)[1]
+    with app.app_context():
+        circle = db.session.get(Circle, circle_id)
+        assert circle is not None
+        match = TeamsGame(team_names=("Nord", "Sud"), boards=1, first_board=1)
+        match.circle_id = circle_id
+        match.players = [Player(seat=seat, name=name) for seat, name in enumerate(players)]
+        for player in match.players:
+            person = circle.person_named(player.name)
+            assert person is not None
+            player.person_id = person.id
+        # Board 1: 3NT made at table 1 (team A North-South, +400), passed out at table 2.
+        match.results = [
+            TableResult(board=1, table=1, level=3, strain="NT", declarer="N", tricks=9),
+            TableResult(board=1, table=2),
+        ]
+        db.session.add(match)
+        db.session.commit()
+    page = html.unescape(text(client.get(f"{url}?league=bridge:teams")))
+    rows = {row[0]: row for row in league_rows(page)}
+    # Seats 0-3 sit at table 1 (N, E, S, W), 4-7 at table 2: team A is N-S at table 1 and
+    # E-W at table 2.
+    team_a = {"Anne", "Chloé", "Farid", "Hugo"}
+    for name in players:
+        wins, points = ("1", "9.0") if name in team_a else ("0", "0.0")  # 400 is 9 IMPs
+        assert rows[name][1:3] == ("1", wins) and rows[name][4] == points, name
+
+
+def league_rows(page: str) -> list[tuple[str, ...]]:
+    body = page.split('<table class="league">', 1)[1].split("<tbody>", 1)[1].split("</tbody>")[0]
+    return [
+        tuple(re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row))[1:]
+        for row in re.findall(r"<tr>(.*?)</tr>", body, re.DOTALL)
+    ]

@@ -1,0 +1,80 @@
+"""A circle on a 360 × 740 phone: started from the home page, a race of Échelons played in it
+between two of its people (one typed as the circle offers it), the league that follows, and
+a person's own page opened from the link the circle gives them; another phone, with the
+circle's address alone, sees the league and not the links."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.chromium import PHONE
+from tests.browser.test_ascenseur_phone import no_sideways_scroll, serious_violations
+from tests.browser.test_sheet_print import ARTIFACTS
+
+
+def test_a_circle_is_started_a_game_played_in_it_and_a_person_s_page_opened(
+    page: Page, live_server: str, browser: Browser
+) -> None:
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Start a circle").click()
+    page.get_by_label("The circle's name").fill("Les Martin")
+    page.get_by_label("Its people, one name a line").fill("Anne\nBruno\nChloé Dupont")
+    page.get_by_role("button", name="Start the circle").click()
+    expect(page.get_by_role("heading", name="Les Martin")).to_be_visible()
+    circle_url = page.url
+
+    page.get_by_role("link", name="Échelons (Klondike patience)").click()
+    expect(page.get_by_text("This game joins the history of Les Martin")).to_be_visible()
+    page.get_by_label("A race match between two players").check()
+    page.get_by_label("Player", exact=True).fill("anne")  # Anne, as typed
+    page.get_by_label("Second player (a race)").fill("Bruno")
+    page.get_by_role("button", name="Start").click()
+    for left_anne, left_bruno in (("0", "7"), ("4", "0"), ("0", "12")):
+        page.get_by_label("anne: cards left").fill(left_anne)
+        page.get_by_label("Bruno: cards left").fill(left_bruno)
+        page.get_by_role("button", name="Log it").click()
+        expect(page.locator(".error-summary")).to_have_count(0)
+    expect(page.locator(".tally")).to_contain_text("anne 2 – 1 Bruno")
+
+    page.goto(circle_url)
+    league = page.locator("table.league")
+    expect(league.locator("tbody tr")).to_have_count(2)
+    expect(league.locator("tbody tr").first).to_contain_text("Anne")
+    expect(league.locator("tbody tr").first.locator("td").nth(2)).to_have_text("2")  # wins
+    no_sideways_scroll(page)
+    assert serious_violations(page) == []
+    page.screenshot(path=str(ARTIFACTS / "circle-keeper.png"), full_page=True)
+
+    # Chloé's own page, from the link the circle gives her: she shows her initials.
+    page.locator(".people summary", has_text="Chloé Dupont").click()
+    link = page.get_by_label("Chloé Dupont's own page: give this link to them alone")
+    chloe_url = re.sub(r"^https?://[^/]+", live_server, link.input_value())
+    phone = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    phone.goto(chloe_url)
+    expect(phone.get_by_role("heading", name="Chloé Dupont")).to_be_visible()
+    phone.get_by_role("button", name="Show my initials instead").click()
+    expect(phone.get_by_text("The circle's pages show you as: C. D.")).to_be_visible()
+    no_sideways_scroll(phone)
+    assert serious_violations(phone) == []
+
+    # Anne's page shows her race record.
+    page.goto(circle_url)
+    page.locator(".people summary", has_text="Anne").click()
+    anne_url = page.get_by_label("Anne's own page: give this link to them alone").input_value()
+    phone.goto(re.sub(r"^https?://[^/]+", live_server, anne_url))
+    expect(phone.get_by_text("Races against Bruno: 2 won, 1 lost of 3.")).to_be_visible()
+    expect(phone.get_by_role("rowheader", name="Échelons races")).to_be_visible()
+    phone.screenshot(path=str(ARTIFACTS / "circle-person.png"), full_page=True)
+
+    # A phone with the circle's address alone: the league and initials, no links, no names hidden.
+    viewer = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    viewer.goto(circle_url)
+    expect(viewer.get_by_role("heading", name="League")).to_be_visible()
+    expect(viewer.get_by_text("The circle's links")).to_have_count(0)
+    expect(viewer.locator("main")).not_to_contain_text("Chloé")
+    expect(viewer.locator("main")).to_contain_text("C. D.")
+    no_sideways_scroll(viewer)
+    viewer.context.close()
+    phone.context.close()
