@@ -51,11 +51,13 @@ def initials(name: str) -> str:
 
     >>> initials("Anne"), initials("jean-pierre  Dupont"), initials("Élodie de la Tour")
     ('A.', 'J.-P. D.', 'É. D. L. T.')
+    >>> initials("- Anne")
+    'A.'
     """
-    words = name.split()
-    return " ".join(
-        "-".join(f"{part[:1].upper()}." for part in w.split("-") if part) for w in words
+    words = (
+        "-".join(f"{part[:1].upper()}." for part in w.split("-") if part) for w in name.split()
     )
+    return " ".join(word for word in words if word)
 
 
 def public_names(people: Sequence[tuple[str, bool]]) -> tuple[str, ...]:
