@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
 from bench.run import fill  # noqa: E402
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
-from tests.server.conftest import Phone, start_server, stop  # noqa: E402
+from tests.server.processes import Phone, start_server, stop  # noqa: E402
 
 SLOW_PHONE = {
     "offline": False,
