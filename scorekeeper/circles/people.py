@@ -4,8 +4,9 @@ A circle's scorer link, like a game's, marks the browser that opens it as one th
 circle: it may start games in it, add, rename and merge its people, and take games out of its
 history. The circle's own address shows its public pages (its league, its people by the names
 they chose to show). A person's page opens by that person's own link alone, in every server
-mode. On a private server (the family's laptop) every phone keeps the family's circles, as
-every phone scores its games.
+mode. The keeper's rights come from the keeper link alone, on a private server (the family's
+laptop) too, where every phone scores every game: a circle's page shows its people's real names
+only to its keepers, and a person who chose initials is shown by them to every other phone.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ RECENT = 60
 
 def keeps(circle: Circle) -> bool:
     """Whether this browser keeps the circle (see the module's docstring)."""
-    return private_server() or circle.id in session.get(KEEPER_OF, [])
+    return circle.id in session.get(KEEPER_OF, [])
 
 
 def remember_keeper(circle: Circle) -> None:

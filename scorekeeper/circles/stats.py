@@ -58,6 +58,8 @@ def league_choices(leagues: dict[str, list[PlayedGame]]) -> list[tuple[str, str]
 @dataclass(frozen=True)
 class LeagueTable:
     rows: tuple[LeagueRow, ...]
+    places: tuple[int, ...]
+    """Each row's place: people level on wins, average place and points per game share it."""
     handicaps: dict[str, int]
     games: int
     """Games played in the period."""
@@ -70,7 +72,12 @@ def league_table(games: list[PlayedGame], since: date | None, until: date | None
     rows = league(games, since, until)
     played = sum(1 for game in games if in_period(game, since, until))
     has_points = any(finish.points for game in games for finish in game.finishes)
-    return LeagueTable(rows, handicaps(rows), played, has_points)
+
+    def standing(row: LeagueRow) -> tuple[int, Fraction, Fraction]:
+        return (-row.wins, row.average_place, -row.points_per_game)
+
+    places = tuple(1 + sum(standing(other) < standing(row) for other in rows) for row in rows)
+    return LeagueTable(rows, places, handicaps(rows), played, has_points)
 
 
 def wins_chart(

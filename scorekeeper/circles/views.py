@@ -251,8 +251,10 @@ def change_text(change: CircleChange) -> str:
 
 
 def merge_form(circle: Circle, drawn_from: str) -> MergeForm:
-    form = MergeForm(data={"drawn_from": drawn_from})
     choices = [(person.id, person.name) for person in circle.current_people]
+    # Two different people to start from: the first two.
+    first, second = [choice[0] for choice in choices[:2]] + [None] * (2 - len(choices[:2]))
+    form = MergeForm(data={"drawn_from": drawn_from, "merged": first, "kept": second})
     form.kept.choices = choices
     form.merged.choices = choices
     return form

@@ -553,3 +553,42 @@ def league_rows(page: str) -> list[tuple[str, ...]]:
         tuple(re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row))[1:]
         for row in re.findall(r"<tr>(.*?)</tr>", body, re.DOTALL)
     ]
+
+
+def test_people_level_in_the_league_share_their_place() -> None:
+    from datetime import date
+
+    from scorekeeper.circles.stats import league_table
+    from scorekeeper.rules.history import Finish, PlayedGame
+
+    day = date(2026, 9, 6)
+    games = [
+        PlayedGame(day, (Finish("1", 30, 1), Finish("2", 20, 2), Finish("3", 10, 3))),
+        PlayedGame(day, (Finish("1", 20, 2), Finish("2", 30, 1), Finish("3", 10, 3))),
+    ]
+    table = league_table(games, None, None)
+    assert [row.person for row in table.rows] == ["1", "2", "3"]
+    assert table.places == (1, 1, 3)
+
+
+def test_on_a_private_server_a_circle_is_kept_by_its_link_alone(
+    client: FlaskClient, app: Flask
+) -> None:
+    """At home every phone scores every game, but a circle's people and their choice of
+    initials are its keepers' to see and change: another phone in the house is a viewer."""
+    app.config["PRIVATE_SERVER"] = True
+    keeper = Keeper(client)
+    url = keeper.start(people="Anne Martin\nChloé Dupont")
+    with app.app_context():
+        person = db.session.get(Person, person_id(app, url.rsplit("/", 1)[1], "Chloé Dupont"))
+        assert person is not None
+        person.shows_name = False
+        db.session.commit()
+    other = app.test_client()
+    page = html.unescape(text(other.get(url)))
+    assert "Chloé" not in page and "C. D." in page and "/keep/" not in page
+    token = TOKEN.search(text(other.get("/circle/new")))
+    assert token
+    form = {**keeper.form(), "csrf_token": token.group(1)}
+    assert other.post(url + "/people", data={**form, "name": "Zoé"}).status_code == 403
+    assert "Start a game in the circle" in keeper.page()
