@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
+from sqlalchemy.orm.attributes import flag_modified
 
 from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, new_game_id, new_scorer_token, utcnow
@@ -44,6 +45,11 @@ class Circle(Model):
     log: Mapped[list[CircleChange]] = relationship(
         back_populates="circle", order_by="CircleChange.id", cascade="all, delete-orphan"
     )
+
+    def changed(self) -> None:
+        """Count a change to the circle (its version), whatever of it changed: its people, its
+        log, its games' place in the history (see scorekeeper.games.entries.save)."""
+        flag_modified(self, "name")
 
     @property
     def current_people(self) -> list[Person]:

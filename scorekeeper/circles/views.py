@@ -15,10 +15,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import format_decimal, format_percent
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
-from sqlalchemy.orm.attributes import flag_modified
-from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.circles.forms import (
@@ -42,6 +40,7 @@ from scorekeeper.circles.stats import (
 from scorekeeper.circles.transfer import export_circle, export_person, import_circle
 from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
+from scorekeeper.games.entries import ATTEMPTS, save
 from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
@@ -73,7 +72,6 @@ def figures_in_words() -> dict[str, Any]:
 FAMILIES_IN_CIRCLES = ("ascenseur", "bridge", "teams", "echelons", "club")
 """The families whose games name the circle's people (a seat each, a teams match's players,
 or a club pair's two players), and so join its history."""
-ATTEMPTS = 3
 
 
 class NothingToDo(Exception):
@@ -397,13 +395,7 @@ def change_circle(
                 return failed_page(circle, form)
             flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
             return redirect(url_for("circles.page", circle_id=circle.id))
-        flag_modified(circle, "name")  # the circle's version counts every change
-        try:
-            db.session.commit()
-        except (StaleDataError, IntegrityError, OperationalError) as error:
-            db.session.rollback()
-            if isinstance(error, OperationalError) and "locked" not in str(error):
-                raise
+        if not save(circle):  # another phone changed the circle at that very moment
             continue
         flash(message)
         return redirect(url_for("circles.page", circle_id=circle.id))
@@ -661,14 +653,8 @@ def show_name(token: str) -> BaseResponse:
         person.shows_name = shows
         kind = CircleChangeKind.NAME_SHOWN if shows else CircleChangeKind.INITIALS
         log(person.circle, kind, person_id=person.id)
-        flag_modified(person.circle, "name")  # the circle's pages change with it
-        try:
-            db.session.commit()
+        if save(person.circle):  # the circle's pages change with it
             break
-        except (StaleDataError, IntegrityError, OperationalError) as error:
-            db.session.rollback()
-            if isinstance(error, OperationalError) and "locked" not in str(error):
-                raise
     else:
         flash(_("The circle changed meanwhile; nothing was changed. Try again."), "error")
         return redirect(url_for("circles.person_page", token=token))

@@ -44,14 +44,14 @@ Outcome = Response | tuple[str, int] | str
 
 
 def save(row: Any) -> bool:
-    """Commit, counting a change of ``row`` (the game, or a club table), unless another phone
-    changed that row since it was loaded. A part's change (a club table's) is counted in the
-    game's row too, whose version the game's pages follow: that row is written first, as a
-    write locking the game writes it before its parts' rows, so that two such writes wait for
-    one another rather than each for the other."""
+    """Commit, counting a change of ``row`` (the game, a club table, or any row that counts its
+    changes: a circle), unless another phone changed that row since it was loaded. A part's
+    change (a club table's) is counted in the game's row too, whose version the game's pages
+    follow: that row is written first, as a write locking the game writes it before its parts'
+    rows, so that two such writes wait for one another rather than each for the other."""
     row.changed()
     try:
-        if not isinstance(row, Game):
+        if not isinstance(row, Game) and hasattr(row, "game_id"):
             with db.session.no_autoflush:
                 db.session.execute(
                     update(Game)
