@@ -323,8 +323,11 @@ class ClubSession(Game):
         return None
 
     def name_of(self, pair: Pair) -> str:
+        # Compared column by column: a page names every pair of the ranking, and building
+        # each row's key for each of them cost the players' page a tenth of its drawing.
+        direction = pair.direction.value if pair.direction is not None else ""
         for known in self.pairs:
-            if known.key == pair:
+            if known.number == pair.number and known.direction == direction:
                 return known.names
         return ""
 
@@ -451,23 +454,21 @@ class ClubResult(Model):
     game: Mapped[ClubSession] = relationship(back_populates="results")
 
     def table_result(self) -> TableResult:
-        contract, declarer, tricks = None, None, None
-        if self.level is not None and self.strain and self.declarer:
-            contract = Contract(self.level, Strain(self.strain), self.doubled)
-            declarer, tricks = Seat(self.declarer), self.tricks
-        return TableResult(
+        return _table_result(
             self.board,
             self.table,
             self.round,
             self.ns,
             self.ew,
-            contract=contract,
-            declarer=declarer,
-            tricks=tricks,
-            artificial_ns=Artificial(self.artificial_ns) if self.artificial_ns else None,
-            artificial_ew=Artificial(self.artificial_ew) if self.artificial_ew else None,
-            lead=self.lead or "",
-            switched=bool(self.switched),
+            self.level,
+            self.strain,
+            self.doubled,
+            self.declarer,
+            self.tricks,
+            self.artificial_ns,
+            self.artificial_ew,
+            self.lead,
+            self.switched,
         )
 
     @property
@@ -501,3 +502,43 @@ class ClubDeal(Model):
     for a deal that gives fewer than four hands)."""
 
     game: Mapped[ClubSession] = relationship(back_populates="deals")
+
+
+@lru_cache(maxsize=32768)
+def _table_result(
+    board: int,
+    table: int,
+    round_: int,
+    ns: int,
+    ew: int,
+    level: int | None,
+    strain: str | None,
+    doubled: int,
+    declarer: str | None,
+    tricks: int | None,
+    artificial_ns: str | None,
+    artificial_ew: str | None,
+    lead: str | None,
+    switched: bool | None,
+) -> TableResult:
+    """A stored result as the engine takes it. Every page of a session reads each of its
+    results anew, and most of them are as they were on the last page: converted once (as
+    many as seventy sessions of fifteen tables hold at once)."""
+    contract, declarer_seat, tricks_taken = None, None, None
+    if level is not None and strain and declarer:
+        contract = Contract(level, Strain(strain), doubled)
+        declarer_seat, tricks_taken = Seat(declarer), tricks
+    return TableResult(
+        board,
+        table,
+        round_,
+        ns,
+        ew,
+        contract=contract,
+        declarer=declarer_seat,
+        tricks=tricks_taken,
+        artificial_ns=Artificial(artificial_ns) if artificial_ns else None,
+        artificial_ew=Artificial(artificial_ew) if artificial_ew else None,
+        lead=lead or "",
+        switched=bool(switched),
+    )

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 
 from scorekeeper.rules.bridge import (
     Artificial,
@@ -387,6 +388,21 @@ class _Tally:
         return self.total / self.top if self.top else self.total
 
 
+@lru_cache(maxsize=4096)
+def _scored_board(
+    rows: tuple[TableResult, ...], scoring: Scoring, expected: int
+) -> tuple[ScoredResult, ...]:
+    """One board's results scored (``expected``: its Neuberg N in matchpoints). A board's
+    figures depend on its own results alone: a result entered re-scores its board, and the
+    session's other boards are found as they were scored."""
+    if scoring is Scoring.BUTLER:
+        return tuple(_score_butler(rows))
+    points = board_matchpoints([row.board_result for row in rows], expected=expected)
+    return tuple(
+        ScoredResult(row, mp.ns, mp.ew, mp.top) for row, mp in zip(rows, points, strict=True)
+    )
+
+
 def score_session(
     results: Sequence[TableResult],
     *,
@@ -432,18 +448,12 @@ def score_session(
     most = most_results(results)
     scored: dict[int, ScoredResult] = {}
     for board, indexes in by_board.items():
-        rows = [results[index] for index in indexes]
+        rows = tuple(results[index] for index in indexes)
         if scoring is Scoring.BUTLER:
-            figures = _score_butler(rows)
+            figures = _scored_board(rows, scoring, 0)
         else:
             wanted = (expected or {}).get(board, most)
-            points = board_matchpoints(
-                [row.board_result for row in rows], expected=max(wanted, len(rows))
-            )
-            figures = [
-                ScoredResult(row, mp.ns, mp.ew, mp.top)
-                for row, mp in zip(rows, points, strict=True)
-            ]
+            figures = _scored_board(rows, scoring, max(wanted, len(rows)))
         scored.update(zip(indexes, figures, strict=True))
     ordered = tuple(scored[index] for index in range(len(results)))
 

@@ -253,6 +253,11 @@ class Movement:
     left_from: int | None = None
     """The first round the pair that left does not play."""
     _places: dict[tuple[int, Side, int], Seating] = field(init=False, repr=False, compare=False)
+    _layout: tuple[tuple[tuple[Seating, bool, tuple[int, ...]], ...], ...] | None = field(
+        init=False, repr=False, compare=False, default=None
+    )
+    """Round by round, each table's seating, whether it sits out and the tables it shares its
+    boards with: what :meth:`progress` needs besides the results, worked out once."""
 
     def __post_init__(self) -> None:
         places = {}
@@ -587,17 +592,30 @@ class Movement:
         [(1, (2,)), (0, (3, 4)), (0, (5, 6))]
         """
         grid = []
-        for number in range(1, self.rounds + 1):
+        for number, places in enumerate(self._rounds_laid_out(), start=1):
             row = []
-            for seating in sorted(self.round_seatings(number), key=lambda s: s.table):
-                sits_out = self.sits_out(seating)
+            for seating, sits_out, shared in places:
                 boards_in = [b for b in seating.boards if (number, seating.table, b) in entered]
                 missing = () if sits_out else tuple(b for b in seating.boards if b not in boards_in)
                 expected = 0 if sits_out else len(seating.boards)
-                shared = self.shared_with(seating)
                 row.append(TableRound(seating, len(boards_in), expected, sits_out, shared, missing))
             grid.append(tuple(row))
         return tuple(grid)
+
+    def _rounds_laid_out(self) -> tuple[tuple[tuple[Seating, bool, tuple[int, ...]], ...], ...]:
+        # Worked out on first use: every page of a session draws its progress grid, and the
+        # movement is built once per process.
+        if self._layout is None:
+            layout = tuple(
+                tuple(
+                    (seating, self.sits_out(seating), self.shared_with(seating))
+                    for seating in sorted(self.round_seatings(number), key=lambda s: s.table)
+                )
+                for number in range(1, self.rounds + 1)
+            )
+            object.__setattr__(self, "_layout", layout)
+            return layout
+        return self._layout
 
     def current_round(self, table: int, entered: Collection[Place]) -> int | None:
         """The round ``table`` is at: the first in which it still has a board to enter. A round
