@@ -54,6 +54,16 @@ def test_no_family_imports_another_and_the_core_imports_none() -> None:
             )
 
 
+def test_the_core_calls_the_circles_through_its_registry_alone() -> None:
+    """The circles stand on the core, which calls them through ``games.registry.Circles``:
+    only its models name them (the circle a game was played in, a seat's person)."""
+    importing = re.compile(r"^\s*(?:from|import) scorekeeper\.circles\b", re.MULTILINE)
+    for owner in ("games", "serving"):
+        for source in (ROOT / "scorekeeper" / owner).rglob("*.py"):
+            if source.name != "models.py" or owner != "games":
+                assert not importing.search(source.read_text(encoding="utf-8")), source
+
+
 def test_the_app_uses_the_serving_through_its_interface_alone() -> None:
     """Outside scorekeeper/serving/, the app imports ``scorekeeper.serving`` itself, never one
     of its modules (the tests look inside them)."""

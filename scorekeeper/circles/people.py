@@ -12,12 +12,15 @@ only to its keepers, and a person who chose initials is shown by them to every o
 from __future__ import annotations
 
 from flask import abort, session
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.circles.models import Circle, Person
 from scorekeeper.extensions import db
+from scorekeeper.games.forms import NewGameForm
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
+from scorekeeper.games.registry import Circles, register_circles
 from scorekeeper.games.rights import browser_id, private_server
 
 KEEPER_OF = "circles"
@@ -57,6 +60,55 @@ def kept_circle(circle_id: str | None) -> Circle | None:
     return circle if circle is not None and keeps(circle) else None
 
 
+def kept_circle_id(circle_id: str | None) -> str:
+    circle = kept_circle(circle_id)
+    return circle.id if circle is not None else ""
+
+
+def listed_circles() -> list[Circle]:
+    """The circles the home page lists: those this browser keeps, every one on a private
+    server."""
+    return kept_circles() if session.get(KEEPER_OF) or private_server() else []
+
+
+def check_seats(form: NewGameForm) -> bool:
+    """Whether a new game's form may start the game in its circle: this phone still keeps the
+    circle, and no two seats name one of its people. The form's ``circle`` field says what is
+    wrong (``templates/_forms.html`` shows it); a circle no longer kept is left out of the
+    form, drawn again with every name typed, to start the game outside it."""
+    circle = kept_circle(form.circle.data)
+    if circle is None:
+        form.circle.data = ""
+        form.circle.errors = [
+            *form.circle.errors,
+            _(
+                "This phone no longer keeps the circle: send the form again to play the "
+                "game outside it, or open the circle's link again."
+            ),
+        ]
+        return False
+    valid = True
+    seated: dict[int, str] = {}
+    for name in form.names():
+        person = circle.person_called(name) if name.strip() else None
+        if person is None:
+            continue
+        if person.now.id in seated:
+            form.circle.errors = [
+                *form.circle.errors,
+                _(
+                    "%(first)s and %(second)s are one person of the circle (%(person)s): "
+                    "seat each person once.",
+                    first=seated[person.now.id],
+                    second=name,
+                    person=person.now.name,
+                ),
+            ]
+            valid = False
+        seated.setdefault(person.now.id, name)
+    return valid
+
+
 def require_keeper(circle: Circle) -> None:
     if not keeps(circle):
         abort(403)
@@ -93,3 +145,8 @@ def person_for(circle: Circle, name: str) -> Person:
         return found
     circle.people.append(person)
     return person
+
+
+register_circles(
+    Circles(kept=kept_circle_id, check_seats=check_seats, seat=seat_people, listed=listed_circles)
+)

@@ -40,7 +40,7 @@ from scorekeeper.circles.stats import (
 from scorekeeper.circles.transfer import export_circle, export_person, import_circle
 from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import ATTEMPTS, save
+from scorekeeper.games.entries import Outcome, write_entry
 from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
@@ -121,21 +121,14 @@ def new() -> str | BaseResponse | tuple[str, int]:
     if not form.validate():
         return render_template("circles/new.html", form=form), 422
     key = form_key(form.nonce.data)
-    circle = db.session.scalar(select(Circle).where(Circle.setup_nonce == key)) if key else None
+    circle = circle_started_by(key)
     first_names = [person.name for person in circle.people] if circle is not None else []
     if circle is not None and (circle.name, first_names) != (form.name.data, form.names()):
         circle, key = None, None  # the form was changed and sent again: a circle of its own
     if circle is None:
-        circle = Circle(name=form.name.data, setup_nonce=key)
+        circle = Circle(name=form.name.data)
         circle.people = [Person(name=name) for name in form.names()]
-        db.session.add(circle)
-        try:
-            db.session.commit()
-        except IntegrityError:  # the same form sent twice at once: the first one stands
-            db.session.rollback()
-            circle = db.session.scalar(select(Circle).where(Circle.setup_nonce == key))
-            if circle is None:
-                raise
+        circle = stored_once(circle, key)
     remember_keeper(circle)
     return redirect(url_for("circles.page", circle_id=circle.id))
 
@@ -149,7 +142,7 @@ def import_file() -> str | BaseResponse | tuple[str, int]:
     form.file.label.text = _("Circle file (.json)")
     if form.validate_on_submit():
         key = form_key(form.nonce.data)
-        same = db.session.scalar(select(Circle).where(Circle.setup_nonce == key)) if key else None
+        same = circle_started_by(key)
         if same is not None:
             remember_keeper(same)
             return redirect(url_for("circles.page", circle_id=same.id))
@@ -158,15 +151,7 @@ def import_file() -> str | BaseResponse | tuple[str, int]:
         except TransferError as error:
             form.file.errors = [*form.file.errors, str(error)]
         else:
-            circle.setup_nonce = key
-            try:
-                db.session.commit()
-            except IntegrityError:  # the same file sent twice at once: the first one stands
-                db.session.rollback()
-                first = db.session.scalar(select(Circle).where(Circle.setup_nonce == key))
-                if first is None:
-                    raise
-                circle = first
+            circle = stored_once(circle, key)
             remember_keeper(circle)
             flash(_("The circle was imported."))
             return redirect(url_for("circles.page", circle_id=circle.id))
@@ -174,6 +159,29 @@ def import_file() -> str | BaseResponse | tuple[str, int]:
         form.nonce.data = new_nonce()
     status = 422 if form.is_submitted() else 200
     return render_template("circles/import.html", form=form), status
+
+
+def circle_started_by(key: str | None) -> Circle | None:
+    """The circle a one-time form (new circle, import) already started, if any."""
+    if key is None:
+        return None
+    return db.session.scalar(select(Circle).where(Circle.setup_nonce == key))
+
+
+def stored_once(circle: Circle, key: str | None) -> Circle:
+    """Store a new circle under its form's one-time key: the same form sent twice at once
+    stores the first one, which both requests go on with."""
+    circle.setup_nonce = key
+    db.session.add(circle)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        first = circle_started_by(key)
+        if first is None:
+            raise
+        return first
+    return circle
 
 
 # --- The circle's page ---------------------------------------------------------------------------
@@ -366,41 +374,49 @@ def change_circle(
     """Load the circle, check the form (sent by a phone that keeps it, drawn from the circle
     as it is), let ``change`` change it and return its log's message, or ``None`` with the
     form's errors set; save it, its version counted, and go back to the circle's page."""
-    for _attempt in range(ATTEMPTS):
+    message = ""
+
+    def load() -> Circle:
         circle = get_circle_or_404(circle_id)
         require_keeper(circle)
+        return circle
+
+    def changed(circle: Circle) -> Any:
+        nonlocal message
         form = form_class()
         if isinstance(form, MergeForm):
             form.kept.choices = form.merged.choices = []
         if not form.validate():
             if form.drawn_from.errors or "csrf_token" in form.errors:
                 flash(_("This form has expired: here is the circle as it is now."), "error")
-                return redirect(url_for("circles.page", circle_id=circle.id))
-            if failed_page is not None:
-                return failed_page(circle, form)
-            flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
-            return redirect(url_for("circles.page", circle_id=circle.id))
+                return circle_page(circle)
+            return refused(circle, form)
         if form.drawn_from.data != str(circle.version):
             flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
-            return redirect(url_for("circles.page", circle_id=circle.id))
+            return circle_page(circle)
         try:
-            message = change(circle, form)
+            said = change(circle, form)
         except NothingToDo as nothing:
             db.session.rollback()
             flash(str(nothing), "error")
-            return redirect(url_for("circles.page", circle_id=circle.id))
-        if message is None:
+            return circle_page(circle)
+        if said is None:
             db.session.rollback()
-            if failed_page is not None:
-                return failed_page(circle, form)
-            flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
-            return redirect(url_for("circles.page", circle_id=circle.id))
-        if not save(circle):  # another phone changed the circle at that very moment
-            continue
-        flash(message)
-        return redirect(url_for("circles.page", circle_id=circle.id))
-    flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
-    return redirect(url_for("circles.page", circle_id=circle_id))
+            return refused(circle, form)
+        message = said
+        return None
+
+    def refused(circle: Circle, form: Any) -> Any:
+        if failed_page is not None:
+            return failed_page(circle, form)
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return circle_page(circle)
+
+    return write_entry(load, changed, lambda circle: flash(message), page=circle_page)
+
+
+def circle_page(circle: Circle) -> BaseResponse:
+    return redirect(url_for("circles.page", circle_id=circle.id))
 
 
 def log(circle: Circle, kind: CircleChangeKind, **values: Any) -> None:
@@ -636,7 +652,7 @@ def person_page(token: str) -> str:
 
 
 @bp.post("/person/<token>/name-shown")
-def show_name(token: str) -> BaseResponse:
+def show_name(token: str) -> Outcome:
     """The person's choice: their name on the circle's public pages, or their initials."""
     form = ShowNameForm()
     if not form.validate():
@@ -646,23 +662,32 @@ def show_name(token: str) -> BaseResponse:
         flash(_("Choose to show your name or your initials."), "error")
         return redirect(url_for("circles.person_page", token=token))
     shows = form.shows.data == "yes"
-    for _attempt in range(ATTEMPTS):
-        person = person_by_token(token).now
+
+    def done(person: Person) -> None:
+        if shows:
+            flash(_("The circle's pages show your name."))
+        else:
+            flash(_("The circle's pages show your initials, not your name."))
+
+    def change(person: Person) -> BaseResponse | None:
         if person.shows_name == shows:
-            break
+            done(person)
+            return own_page(person)
         person.shows_name = shows
         kind = CircleChangeKind.NAME_SHOWN if shows else CircleChangeKind.INITIALS
         log(person.circle, kind, person_id=person.id)
-        if save(person.circle):  # the circle's pages change with it
-            break
-    else:
-        flash(_("The circle changed meanwhile; nothing was changed. Try again."), "error")
+        return None
+
+    def own_page(person: Person) -> BaseResponse:
         return redirect(url_for("circles.person_page", token=token))
-    if shows:
-        flash(_("The circle's pages show your name."))
-    else:
-        flash(_("The circle's pages show your initials, not your name."))
-    return redirect(url_for("circles.person_page", token=token))
+
+    return write_entry(
+        lambda: person_by_token(token).now,
+        change,
+        done,
+        lock=lambda person: person.circle,  # the circle's pages change with it
+        page=own_page,
+    )
 
 
 @bp.get("/person/<token>/history.json")

@@ -25,13 +25,12 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.circles.people import seat_people
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.links import share_links
 from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Game
-from scorekeeper.games.registry import family_of
+from scorekeeper.games.registry import circles, family_of
 from scorekeeper.games.rights import form_key, remember
 from scorekeeper.rules.common import RuleError
 
@@ -39,6 +38,8 @@ ATTEMPTS = 3
 """How often an entry is tried again when another phone changed the game at the same moment."""
 
 G = TypeVar("G", bound=Game)
+R = TypeVar("R")
+"""What a write loads: a game, or another row that counts its changes (a circle's person)."""
 E = TypeVar("E")
 Outcome = Response | tuple[str, int] | str
 
@@ -76,17 +77,18 @@ def game_page(game: Game, **arguments: str) -> Response:
 
 
 def write_entry(
-    load: Callable[[], G],
-    change: Callable[[G], Outcome | None],
-    saved: Callable[[G], None] | None = None,
+    load: Callable[[], R],
+    change: Callable[[R], Outcome | None],
+    saved: Callable[[R], None] | None = None,
     *,
-    lock: Callable[[G], Any] = lambda game: game,
-    page: Callable[[G], Response] = game_page,
+    lock: Callable[[R], Any] = lambda game: game,
+    page: Callable[[R], Response] = game_page,  # type: ignore[assignment]  # a game's
 ) -> Outcome:
-    """Load the game, let ``change`` check the form and change the game's rows (returning
-    ``None``) or answer by itself (a page with what is wrong, a conflict); save, locking the
-    row ``lock`` names, call ``saved`` (a message to show), and go to ``page``. Tried again,
-    from a fresh load, when another phone saved that row at that very moment."""
+    """Load the game (or another row that counts its changes), let ``change`` check the form
+    and change its rows (returning ``None``) or answer by itself (a page with what is wrong, a
+    conflict); save, locking the row ``lock`` names, call ``saved`` (a message to show), and go
+    to ``page``. Tried again, from a fresh load, when another phone saved that row at that very
+    moment."""
     for _attempt in range(ATTEMPTS):
         game = load()
         answer = change(game)
@@ -692,7 +694,7 @@ def describer(
 def start_new_game(game: Game, nonce: str | None, circle_id: str | None = None) -> Response:
     """Store a new game and go to its page. The same form sent twice (a double tap, a retry)
     starts one game; sent again with other players or settings, another. A game started in a
-    circle (``circle_id``) seats its people (see scorekeeper.circles.people)."""
+    circle (``circle_id``) seats its people (see registry.Circles)."""
     key = form_key(nonce)
     existing = game_started_by(key)
     if existing is not None:
@@ -706,7 +708,7 @@ def start_new_game(game: Game, nonce: str | None, circle_id: str | None = None) 
             return game_page(existing)
         key = None  # the form was changed and sent again: a game of its own
     if circle_id:
-        seat_people(game, circle_id)
+        circles().seat(game, circle_id)
     game.setup_nonce = key
     db.session.add(game)
     try:

@@ -3,15 +3,14 @@ game file to import."""
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired, FileSize
 from wtforms import HiddenField
 from wtforms.validators import Length
 
-from scorekeeper.circles.people import kept_circle
 from scorekeeper.forms import ExtraValidators, Form
 from scorekeeper.games.models import Game
+from scorekeeper.games.registry import circles
 
 
 class ChangeForm(Form):
@@ -47,43 +46,12 @@ class NewGameForm(Form):
         return []
 
     def validate(self, extra_validators: ExtraValidators = None) -> bool:
-        """The form's own checks, and, for a game started in a circle, that this phone still
-        keeps the circle and that no two seats name one of its people (the form's
-        ``circle`` field says what is wrong: ``templates/_forms.html`` shows it)."""
+        """The form's own checks, and, for a game started in a circle, the circle's (see
+        scorekeeper.circles.people.check_seats)."""
         valid = super().validate(extra_validators)
         if not self.circle.data:
             return valid
-        circle = kept_circle(self.circle.data)
-        if circle is None:  # drawn again outside the circle, with every name typed
-            self.circle.data = ""
-            self.circle.errors = [
-                *self.circle.errors,
-                _(
-                    "This phone no longer keeps the circle: send the form again to play the "
-                    "game outside it, or open the circle's link again."
-                ),
-            ]
-            return False
-        seated: dict[int, str] = {}
-        for name in self.names():
-            person = circle.person_called(name) if name.strip() else None
-            if person is None:
-                continue
-            if person.now.id in seated:
-                first = seated[person.now.id]
-                self.circle.errors = [
-                    *self.circle.errors,
-                    _(
-                        "%(first)s and %(second)s are one person of the circle (%(person)s): "
-                        "seat each person once.",
-                        first=first,
-                        second=name,
-                        person=person.now.name,
-                    ),
-                ]
-                valid = False
-            seated.setdefault(person.now.id, name)
-        return valid
+        return circles().check_seats(self) and valid
 
 
 class ImportForm(NewGameForm):

@@ -92,3 +92,32 @@ def family_of(game: Game) -> Family:
 def file_stem(game: Game) -> str:
     """The name of a game's files (sheet, game file), without the extension."""
     return f"{family_of(game).file_kind(game)}-{game.created_at:%Y-%m-%d}-{game.id}"
+
+
+@dataclass(frozen=True)
+class Circles:
+    """What the circles (scorekeeper.circles: the people who play together, across every
+    family) add to starting a game and to the home page. The core calls them through here and
+    imports none of their code; without them registered, a game is started on its own."""
+
+    kept: Callable[[str | None], str] = lambda circle_id: ""
+    """The id of the circle of this id, if this browser keeps it; else ""."""
+    check_seats: Callable[[Any], bool] = lambda form: True
+    """Whether a new-game form started in a circle may start it there (its ``circle`` field
+    then says what is wrong)."""
+    seat: Callable[[Game, str], None] = lambda game, circle_id: None
+    """Start the game in the circle of this id: its seats name the circle's people."""
+    listed: Callable[[], Sequence[Any]] = lambda: ()
+    """The circles the home page lists for this browser."""
+
+
+CIRCLES = [Circles()]
+"""The circles the core calls (the last registered): none until scorekeeper.circles is."""
+
+
+def register_circles(circles: Circles) -> None:
+    CIRCLES.append(circles)
+
+
+def circles() -> Circles:
+    return CIRCLES[-1]

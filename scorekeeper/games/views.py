@@ -14,21 +14,19 @@ from flask import (
     flash,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from scorekeeper.circles.people import KEEPER_OF, kept_circle, kept_circles
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, start_new_game
 from scorekeeper.games.forms import ImportForm, NewGameForm
 from scorekeeper.games.helpers import semicolon_list, signed
 from scorekeeper.games.lookup import game_started_by
 from scorekeeper.games.models import Correction, Game
-from scorekeeper.games.registry import FAMILIES, family_of
+from scorekeeper.games.registry import FAMILIES, circles, family_of
 from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
 from scorekeeper.games.transfer import TransferError, read_game_file
 from scorekeeper.limits import imports_limit
@@ -73,7 +71,7 @@ def home() -> str:
     return render_template(
         "home.html",
         families=FAMILIES.values(),
-        circles=kept_circles() if session.get(KEEPER_OF) or private_server() else [],
+        circles=circles().listed(),
         in_progress=[(game, summary) for game, summary in listed if not summary.finished],
         finished=[(game, summary) for game, summary in listed if summary.finished],
     )
@@ -149,8 +147,7 @@ def new_game_form(
 def new_game_data() -> dict[str, str]:
     """What a new-game form is drawn with: its one-time value, and the circle it starts the
     game in (``?circle=``, a circle this browser keeps), if any."""
-    circle = kept_circle(request.args.get("circle"))
-    return {"nonce": new_nonce(), "circle": circle.id if circle is not None else ""}
+    return {"nonce": new_nonce(), "circle": circles().kept(request.args.get("circle"))}
 
 
 def new_nonce() -> str:
