@@ -12,8 +12,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from babel import Locale
+from babel.numbers import format_decimal
 from flask import url_for
-from flask_babel import format_datetime, format_decimal, ngettext
+from flask_babel import format_datetime, get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -213,7 +215,7 @@ def file_kind(game: Game) -> str:
     return "club-pairs"
 
 
-FAMILY = register(
+FAMILY: Family = register(
     Family(
         key="club",
         name=lambda: str(_l("Duplicate bridge at the club")),
@@ -288,12 +290,20 @@ def figure(value: Fraction | None, scoring: Scoring | None = None) -> str:
     if value is None:
         return "–"
     if scoring is Scoring.BUTLER:
-        return str(format_decimal(rounded(value, 0), "+0;−0"))
-    return format_decimal(rounded(value, 1), "0.0")
+        return shown_figure(value, 0, "+0;−0", get_locale())
+    return shown_figure(value, 1, "0.0", get_locale())
 
 
 def percentage(value: Fraction | None) -> str:
-    return "–" if value is None else format_decimal(rounded(value, 2), "0.00")
+    return "–" if value is None else shown_figure(value, 2, "0.00", get_locale())
+
+
+@functools.lru_cache(maxsize=8192)
+def shown_figure(value: Fraction, places: int, pattern: str, locale: Locale | None) -> str:
+    """``value`` rounded to ``places`` and written in ``locale``: a session's ranking and
+    score cards show the same few hundred figures on each of its pages, drawn anew at each
+    result entered."""
+    return str(format_decimal(rounded(value, places), pattern, locale=locale))
 
 
 def board_facts(board: int) -> dict[str, Any]:
