@@ -84,7 +84,7 @@ def test_the_repository_stands_alone() -> None:
                 assert not outside.search(line), f"{source.relative_to(ROOT)}:{number}: {line}"
 
 
-@pytest.mark.parametrize("script", ["run.py", "page.py"])
+@pytest.mark.parametrize("script", ["run.py", "page.py", "drawing.py"])
 def test_the_benchmarks_start_without_the_test_tools(script: str) -> None:
     """docs/benchmark.md installs the ``bench`` extras alone: a benchmark may use the tests'
     servers and browser, but not pytest, which those extras do not install."""
