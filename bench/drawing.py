@@ -6,8 +6,9 @@ Fills a session of 15 tables (a Mitchell of two boards a round) with three round
 through `scorekeeper serve`, as `bench/run.py` fills its club night, then draws each page in
 this process through Flask's test client, each time with the kept pages cleared: what the
 server does for each page after a result is entered. Prints the median and the fastest of
-``--times`` drawings, in milliseconds, first with the session scored anew (a board's result
-new, the others as they were scored), then with its score kept (the score is made once for
+``--times`` drawings, in milliseconds, first with the session scored anew (its boards' figures
+found as they were scored before: what a result entered costs, but for scoring its own board
+again, a fraction of a millisecond), then with the session's score kept (it is made once for
 the three pages of a change); the last line is JSON.
 
 A drawing takes a few milliseconds and the host's speed drifts: compare two checkouts by
@@ -73,7 +74,7 @@ def main() -> None:
         for kept_score in (False, True):
 
             def draw(path: str, cookie: str, kept_score: bool = kept_score) -> None:
-                app.extensions["page_cache"].__init__()
+                app.extensions["page_cache"].clear()
                 if not kept_score:
                     views.kept_scores.clear()
                 answer = client.get(path, headers={"Cookie": cookie, "Accept-Encoding": "gzip"})

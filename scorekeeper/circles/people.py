@@ -20,7 +20,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.forms import NewGameForm
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
-from scorekeeper.games.registry import Circles, register_circles
+from scorekeeper.games.registry import Circles
 from scorekeeper.games.rights import browser_id, private_server
 
 KEEPER_OF = "circles"
@@ -147,6 +147,7 @@ def person_for(circle: Circle, name: str) -> Person:
     return person
 
 
-register_circles(
-    Circles(kept=kept_circle_id, check_seats=check_seats, seat=seat_people, listed=listed_circles)
+HOOKS = Circles(
+    kept=kept_circle_id, check_seats=check_seats, seat=seat_people, listed=listed_circles
 )
+"""What the circles add to the core's new games and home page (see registry.Circles)."""

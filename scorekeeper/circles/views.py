@@ -9,9 +9,19 @@ import secrets
 from collections.abc import Callable
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import format_decimal, format_percent
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
@@ -29,7 +39,13 @@ from scorekeeper.circles.forms import (
 )
 from scorekeeper.circles.history import CircleHistory, circle_history
 from scorekeeper.circles.models import Circle, CircleChange, CircleChangeKind, Person
-from scorekeeper.circles.people import keeps, kept_circle, remember_keeper, require_keeper
+from scorekeeper.circles.people import (
+    HOOKS,
+    keeps,
+    kept_circle,
+    remember_keeper,
+    require_keeper,
+)
 from scorekeeper.circles.stats import (
     LeagueTable,
     league_choices,
@@ -45,7 +61,7 @@ from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
-from scorekeeper.games.registry import FAMILIES
+from scorekeeper.games.registry import FAMILIES, register_circles
 from scorekeeper.games.rights import form_key
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce
@@ -53,6 +69,8 @@ from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.history import public_names
 
 bp = Blueprint("circles", __name__, url_prefix="/circle")
+# The app that serves the circles' pages starts its games in them.
+bp.record_once(lambda state: register_circles(cast(Flask, state.app), HOOKS))
 bp.add_app_template_global(kept_circle, "kept_circle")
 
 
@@ -412,7 +430,11 @@ def change_circle(
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return circle_page(circle)
 
-    return write_entry(load, changed, lambda circle: flash(message), page=circle_page)
+    def busy() -> BaseResponse:
+        flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
+        return redirect(url_for("circles.page", circle_id=circle_id))
+
+    return write_entry(load, changed, lambda circle: flash(message), page=circle_page, busy=busy)
 
 
 def circle_page(circle: Circle) -> BaseResponse:
@@ -678,8 +700,12 @@ def show_name(token: str) -> Outcome:
         log(person.circle, kind, person_id=person.id)
         return None
 
-    def own_page(person: Person) -> BaseResponse:
+    def own_page(person: Person | None = None) -> BaseResponse:
         return redirect(url_for("circles.person_page", token=token))
+
+    def busy() -> BaseResponse:
+        flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
+        return own_page()
 
     return write_entry(
         lambda: person_by_token(token).now,
@@ -687,6 +713,7 @@ def show_name(token: str) -> Outcome:
         done,
         lock=lambda person: person.circle,  # the circle's pages change with it
         page=own_page,
+        busy=busy,
     )
 
 

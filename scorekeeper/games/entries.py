@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import format_time
@@ -76,19 +76,45 @@ def game_page(game: Game, **arguments: str) -> Response:
     return redirect(url_for(family_of(game).page, **values))
 
 
+@overload
+def write_entry(
+    load: Callable[[], G],
+    change: Callable[[G], Outcome | None],
+    saved: Callable[[G], None] | None = None,
+    *,
+    lock: Callable[[G], Any] = ...,
+    page: Callable[[G], Response] = ...,
+    busy: Callable[[], Outcome] | None = None,
+) -> Outcome: ...
+
+
+@overload
 def write_entry(
     load: Callable[[], R],
     change: Callable[[R], Outcome | None],
     saved: Callable[[R], None] | None = None,
     *,
-    lock: Callable[[R], Any] = lambda game: game,
-    page: Callable[[R], Response] = game_page,  # type: ignore[assignment]  # a game's
+    lock: Callable[[R], Any] = ...,
+    page: Callable[[R], Response],
+    busy: Callable[[], Outcome] | None = None,
+) -> Outcome: ...
+
+
+def write_entry(
+    load: Callable[[], Any],
+    change: Callable[[Any], Outcome | None],
+    saved: Callable[[Any], None] | None = None,
+    *,
+    lock: Callable[[Any], Any] = lambda game: game,
+    page: Callable[[Any], Response] = game_page,
+    busy: Callable[[], Outcome] | None = None,
 ) -> Outcome:
-    """Load the game (or another row that counts its changes), let ``change`` check the form
-    and change its rows (returning ``None``) or answer by itself (a page with what is wrong, a
-    conflict); save, locking the row ``lock`` names, call ``saved`` (a message to show), and go
-    to ``page``. Tried again, from a fresh load, when another phone saved that row at that very
-    moment."""
+    """Load the game (or another row that counts its changes, given the ``page`` to go to),
+    let ``change`` check the form and change its rows (returning ``None``) or answer by itself
+    (a page with what is wrong, a conflict); save, locking the row ``lock`` names, call
+    ``saved`` (a message to show), and go to ``page``. Tried again, from a fresh load, when
+    another phone saved that row at that very moment; after the last try, ``busy``'s answer
+    (a 409 page by default)."""
     for _attempt in range(ATTEMPTS):
         game = load()
         answer = change(game)
@@ -101,6 +127,8 @@ def write_entry(
             if saved is not None:
                 saved(game)
             return after
+    if busy is not None:
+        return busy()
     abort(409)
 
 

@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import Flask, current_app
+
 from scorekeeper.games.models import Correction, Game
 
 
@@ -111,13 +113,14 @@ class Circles:
     """The circles the home page lists for this browser."""
 
 
-CIRCLES = [Circles()]
-"""The circles the core calls (the last registered): none until scorekeeper.circles is."""
-
-
-def register_circles(circles: Circles) -> None:
-    CIRCLES.append(circles)
+def register_circles(app: Flask, circles: Circles) -> None:
+    app.extensions["circles"] = circles
 
 
 def circles() -> Circles:
-    return CIRCLES[-1]
+    """The circles this app calls: without them, a game is started on its own."""
+    found: Circles = current_app.extensions.get("circles", NO_CIRCLES)
+    return found
+
+
+NO_CIRCLES = Circles()

@@ -178,6 +178,12 @@ class PageCache:
                 if not waiting[0]:
                     del self.drawing[key]
 
+    def clear(self) -> None:
+        """Forget every page kept (each is drawn again when next asked for)."""
+        with self.lock:
+            self.pages.clear()
+            self.size = 0
+
     def put(self, key: Hashable, page: KeptPage) -> None:
         with self.lock:
             if (old := self.pages.pop(key, None)) is not None:

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.circles.models import Circle, Person
 from scorekeeper.extensions import db
+from scorekeeper.games import entries
 from scorekeeper.games.models import Game, Player
 from scorekeeper.rules import ascenseur as rules
 from tests.games import play_out, store_game
@@ -592,3 +593,29 @@ def test_on_a_private_server_a_circle_is_kept_by_its_link_alone(
     form = {**keeper.form(), "csrf_token": token.group(1)}
     assert other.post(url + "/people", data={**form, "name": "Zoé"}).status_code == 403
     assert "Start a game in the circle" in keeper.page()
+
+
+def test_a_change_that_loses_every_race_to_other_phones_says_so_on_the_circle_s_page(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start()
+    link = keeper.person_links()[0]
+    token = TOKEN.search(text(client.get(link)))
+    assert token
+
+    def lost(row: object) -> bool:  # another phone changed the circle each time
+        db.session.rollback()
+        return False
+
+    monkeypatch.setattr(entries, "save", lost)
+    added = keeper.post("/people", name="Denis")
+    assert added.status_code == 302 and added.headers["Location"] == url
+    assert "nothing was changed" in text(client.get(url))
+    shown = client.post(link + "/name-shown", data={"csrf_token": token.group(1), "shows": "no"})
+    assert shown.status_code == 302 and shown.headers["Location"].endswith(link)
+    assert "nothing was changed" in text(client.get(link))
+    with app.app_context():
+        circle = db.session.get(Circle, url.rsplit("/", 1)[1])
+        assert circle is not None and circle.person_named("Denis") is None
+        assert all(person.shows_name for person in circle.people)
