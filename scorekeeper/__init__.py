@@ -63,6 +63,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
+    # The circles that games and seats name, mapped before any query configures the models.
+    import_module("scorekeeper.circles.models")
     from scorekeeper import assets, errors, i18n, security, serving
     from scorekeeper.extensions import csrf, db, limiter, migrate
     from scorekeeper.games import rights
@@ -82,7 +84,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     serving.init_app(app, lambda secure: security.fixed_headers(app, secure))
     app.register_blueprint(errors.bp)
     app.register_blueprint(games_bp)
-    import_module("scorekeeper.circles.models")  # the circles, which games and seats name
     for name in FAMILY_PACKAGES:  # each registers itself with the core when imported
         app.register_blueprint(import_module(f"scorekeeper.{name}").bp)
     app.register_blueprint(import_module("scorekeeper.circles.views").bp)

@@ -4,10 +4,12 @@ needed."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import TypeVar
 
 from flask import abort
 from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -15,15 +17,20 @@ from scorekeeper.games.rights import require_scorer
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 G = TypeVar("G", bound=Game)
-WITH_PLAYERS = joinedload(Game.players)
-"""A game's players in the game's own statement (the pages and entries of every family but the
-club's use their names): on PostgreSQL a statement of its own is a round trip of its own."""
+
+
+@cache
+def with_players() -> _AbstractLoad:
+    """A game's players in the game's own statement (the pages and entries of every family but
+    the club's use their names): on PostgreSQL a statement of its own is a round trip of its
+    own. Made at the first request, once the app has mapped every model a game names."""
+    return joinedload(Game.players)
 
 
 def get_game_or_404(game_id: str, kind: type[G]) -> G:
     """The game of this id and of this family (its :class:`Game` subclass), or a 404 page."""
     found = GAME_ID.fullmatch(game_id)
-    game = db.session.get(Game, game_id, options=[WITH_PLAYERS]) if found else None
+    game = db.session.get(Game, game_id, options=[with_players()]) if found else None
     if not isinstance(game, kind):
         abort(404)
     return game

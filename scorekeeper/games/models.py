@@ -196,7 +196,3 @@ class BrowserGame(Model):
         ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-
-# The circles that games and seats name are mapped with them, however the models are reached.
-from scorekeeper.circles import models as _circles  # noqa: E402, F401
