@@ -1132,6 +1132,9 @@ def confirm_result(game_id: str, table: int, token: str, round_: int, board: int
         lambda game: flash(_("Board %(board)d confirmed by East-West.", board=board)),
         lock=lambda game: TABLE_RESULTS.lock(game, key),
         page=lambda game: TABLE_RESULTS.page(game, key),
+        # The tick shows on the table's page alone: the director's and the players' pages,
+        # and the thirty phones following them, are not drawn again for it.
+        shown_beyond_the_part=False,
     )
 
 

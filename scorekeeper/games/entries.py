@@ -44,15 +44,18 @@ E = TypeVar("E")
 Outcome = Response | tuple[str, int] | str
 
 
-def save(row: Any) -> bool:
+def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
     """Commit, counting a change of ``row`` (the game, a club table, or any row that counts its
     changes: a circle), unless another phone changed that row since it was loaded. A part's
     change (a club table's) is counted in the game's row too, whose version the game's pages
     follow: that row is written first, as a write locking the game writes it before its parts'
-    rows, so that two such writes wait for one another rather than each for the other."""
+    rows, so that two such writes wait for one another rather than each for the other. A part's
+    change that shows on that part's own page alone (East-West's confirmation, on their table's)
+    is not ``shown_beyond_the_part``: the game's pages, and the phones following them, have
+    nothing new to draw."""
     row.changed()
     try:
-        if not isinstance(row, Game) and hasattr(row, "game_id"):
+        if shown_beyond_the_part and not isinstance(row, Game) and hasattr(row, "game_id"):
             with db.session.no_autoflush:
                 db.session.execute(
                     update(Game)
@@ -85,6 +88,7 @@ def write_entry(
     lock: Callable[[G], Any] = ...,
     page: Callable[[G], Response] = ...,
     busy: Callable[[], Outcome] | None = None,
+    shown_beyond_the_part: bool = True,
 ) -> Outcome: ...
 
 
@@ -97,6 +101,7 @@ def write_entry(
     lock: Callable[[R], Any] = ...,
     page: Callable[[R], Response],
     busy: Callable[[], Outcome] | None = None,
+    shown_beyond_the_part: bool = True,
 ) -> Outcome: ...
 
 
@@ -108,13 +113,15 @@ def write_entry(
     lock: Callable[[Any], Any] = lambda game: game,
     page: Callable[[Any], Response] = game_page,
     busy: Callable[[], Outcome] | None = None,
+    shown_beyond_the_part: bool = True,
 ) -> Outcome:
     """Load the game (or another row that counts its changes, given the ``page`` to go to),
     let ``change`` check the form and change its rows (returning ``None``) or answer by itself
     (a page with what is wrong, a conflict); save, locking the row ``lock`` names, call
     ``saved`` (a message to show), and go to ``page``. Tried again, from a fresh load, when
     another phone saved that row at that very moment; after the last try, ``busy``'s answer
-    (a 409 page by default)."""
+    (a 409 page by default). A change of a game's part that shows on the part's page alone is
+    not ``shown_beyond_the_part`` (see :func:`save`)."""
     for _attempt in range(ATTEMPTS):
         game = load()
         answer = change(game)
@@ -123,7 +130,7 @@ def write_entry(
         # Addressed before the save: the commit expires the rows, and reading the game's id
         # afterwards would cost a transaction of its own.
         after = page(game)
-        if save(lock(game)):
+        if save(lock(game), shown_beyond_the_part=shown_beyond_the_part):
             if saved is not None:
                 saved(game)
             return after

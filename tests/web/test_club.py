@@ -240,12 +240,19 @@ def test_a_table_sees_its_board_dealer_and_vulnerability_and_east_west_confirm(
     assert "NS +430" in page and "Board 4" in page
     confirm, token, version = CONFIRM.search(page), TOKEN.search(page), VERSION.search(page)
     assert confirm and token and version
+    session_before = client.get(club.url + "/version").get_json()
+    table_before = client.get(club.url + "/part/2/version").get_json()
+    director_before = client.get(club.url).data
     response = client.post(
         confirm.group(1), data={"csrf_token": token.group(1), "drawn_from": version.group(1)}
     )
     assert response.status_code == 302
     page = text(client.get(club.tables[2]))
     assert "confirmed" in page
+    # The tick shows on the table's page alone: its phone reloads, the session's do not.
+    assert client.get(club.url + "/part/2/version").get_json() != table_before
+    assert client.get(club.url + "/version").get_json() == session_before
+    assert client.get(club.url).data == director_before
     assert club.session(app).results[0].confirmed
     club.enter(2, {"result": "passed"})  # board 4, the round's last
     page = text(client.get(club.tables[2] + "?round=1"))
