@@ -751,7 +751,8 @@ async def club_load(
                 await pause(CONFIRM_AFTER)
                 if time.perf_counter() >= end:
                     break
-            await send(session, table, headers, f"{entry}/confirm", {})
+            # The tick shows on the table's page alone: the session's version stays.
+            await send(session, table, headers, f"{entry}/confirm", {}, in_session=False)
             table["entered"] = False
             table["next"] += 1
             await pause(BOARD_EVERY - (time.perf_counter() - board_started))
@@ -763,15 +764,18 @@ async def club_load(
         headers: dict[str, str],
         address: str,
         fields: dict[str, str],
+        *,
+        in_session: bool = True,
     ) -> None:
-        """One of the table's entries, then its page (the redirect)."""
+        """One of the table's entries, then its page (the redirect). An entry ``in_session``
+        changes the session's pages too, which the director's and the players' phones reload."""
         sent = {"csrf_token": table["token"], "drawn_from": str(table["version"]), **fields}
         body = urllib.parse.urlencode(sent).encode()
         status, ms = await pool.timed("POST", address, headers, body)
         if timed("posts", status, ms, (302,)):
             table["version"] += 1
             table["part_version"] += 1
-            session["version"] += 1
+            session["version"] += in_session
         status, ms = await pool.timed("GET", table["link"], headers)
         timed("table_pages", status, ms)
 
