@@ -64,7 +64,7 @@ def test_a_circle_is_started_a_game_played_in_it_and_a_person_s_page_opened(
     page.locator(".people summary", has_text="Anne").click()
     anne_url = page.get_by_label("Anne's own page: give this link to them alone").input_value()
     phone.goto(re.sub(r"^https?://[^/]+", live_server, anne_url))
-    expect(phone.get_by_text("Races against Bruno: 2 won, 1 lost of 3.")).to_be_visible()
+    expect(phone.get_by_text("Against Bruno: 3 races played; won: 2, lost: 1.")).to_be_visible()
     expect(phone.get_by_role("rowheader", name="Échelons races")).to_be_visible()
     phone.screenshot(path=str(ARTIFACTS / "circle-person.png"), full_page=True)
 

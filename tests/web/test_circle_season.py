@@ -222,8 +222,10 @@ def test_a_season_of_three_families_shows_what_an_independent_count_gives(
             if against:
                 won = sum(1 for f in against if f[person][1] == 1 and f[other][1] == 2)
                 lost = sum(1 for f in against if f[person][1] == 2)
+                races_played = "race" if len(against) == 1 else "races"
                 assert (
-                    f"Races against {other}: {won} won, {lost} lost of {len(against)}." in page
+                    f"Against {other}: {len(against)} {races_played} played; "
+                    f"won: {won}, lost: {lost}." in page
                 ), (person, other)
         made = over = under = 0
         for names, entries in bidding:
@@ -238,6 +240,41 @@ def test_a_season_of_three_families_shows_what_an_independent_count_gives(
                     )
         rounds = made + over + under
         share = format_percent(made / rounds, "0%", locale="en")
-        assert (
-            f"Contracts made: {share} of {rounds} rounds ({over} bid over, {under} under)." in page
-        ), person
+        counted = "round" if rounds == 1 else "rounds"
+        assert f"Contracts made: {share} of {rounds} {counted}." in page, person
+        assert f"Bid over: {over}; under: {under}." in page, person
+
+
+def test_one_race_and_one_patience_game_are_counted_in_the_singular(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(people="Anne\nBruno")
+    played = OPENING
+    with app.app_context():
+        circle = db.session.get(Circle, url.rsplit("/", 1)[1])
+        assert circle is not None
+        race = EchelonsGame(race=True)
+        seat(race, circle, ["Anne", "Bruno"], played)
+        race.entries.append(  # type: ignore[attr-defined]
+            PatienceRecord(number=1, played_on=played.date(), left_a=0, left_b=7)
+        )
+        log = EchelonsGame(race=False)
+        seat(log, circle, ["Anne"], played)
+        log.entries.append(  # type: ignore[attr-defined]
+            PatienceRecord(number=1, played_on=played.date(), cards_home=52)
+        )
+        db.session.add_all([race, log])
+        db.session.commit()
+    (anne,) = [
+        link
+        for link in PERSON_LINK.findall(text(client.get(url)))
+        if "<h1>Anne</h1>" in text(client.get(link))
+    ]
+    english = html.unescape(text(client.get(anne, headers={"Accept-Language": "en"})))
+    assert "Against Bruno: 1 race played; won: 1, lost: 0." in english
+    assert "Your patience log: 1 game; won: 1 (100%)." in english
+    french = html.unescape(text(client.get(anne, headers={"Accept-Language": "fr"})))
+    assert "Contre Bruno : 1 course jouée ; gagnées : 1, perdues : 0." in french
+    whole = format_percent(1, "0%", locale="fr")
+    assert f"Votre carnet de réussites : 1 partie ; gagnées : 1 ({whole})." in french
