@@ -275,6 +275,6 @@ def test_one_race_and_one_patience_game_are_counted_in_the_singular(
     assert "Against Bruno: 1 race played; won: 1, lost: 0." in english
     assert "Your patience log: 1 game; won: 1 (100%)." in english
     french = html.unescape(text(client.get(anne, headers={"Accept-Language": "fr"})))
-    assert "Contre Bruno : 1 course jouée ; gagnées : 1, perdues : 0." in french
+    assert "Contre Bruno\u00a0: 1 course jouée\u00a0; gagnées\u00a0: 1, perdues\u00a0: 0." in french
     whole = format_percent(1, "0%", locale="fr")
-    assert f"Votre carnet de réussites : 1 partie ; gagnées : 1 ({whole})." in french
+    assert f"Votre carnet de réussites\u00a0: 1 partie\u00a0; gagnées\u00a0: 1 ({whole})." in french
