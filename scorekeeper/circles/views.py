@@ -430,11 +430,19 @@ def change_circle(
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return circle_page(circle)
 
-    def busy() -> BaseResponse:
-        flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
-        return redirect(url_for("circles.page", circle_id=circle_id))
+    return write_entry(
+        load,
+        changed,
+        lambda circle: flash(message),
+        page=circle_page,
+        busy=lambda: changed_meanwhile(url_for("circles.page", circle_id=circle_id)),
+    )
 
-    return write_entry(load, changed, lambda circle: flash(message), page=circle_page, busy=busy)
+
+def changed_meanwhile(page: str) -> BaseResponse:
+    """Back to ``page``, saying that other phones' changes won every try of this one."""
+    flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
+    return redirect(page)
 
 
 def circle_page(circle: Circle) -> BaseResponse:
@@ -700,12 +708,8 @@ def show_name(token: str) -> Outcome:
         log(person.circle, kind, person_id=person.id)
         return None
 
-    def own_page(person: Person | None = None) -> BaseResponse:
+    def own_page(person: Person) -> BaseResponse:
         return redirect(url_for("circles.person_page", token=token))
-
-    def busy() -> BaseResponse:
-        flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
-        return own_page()
 
     return write_entry(
         lambda: person_by_token(token).now,
@@ -713,7 +717,7 @@ def show_name(token: str) -> Outcome:
         done,
         lock=lambda person: person.circle,  # the circle's pages change with it
         page=own_page,
-        busy=busy,
+        busy=lambda: changed_meanwhile(url_for("circles.person_page", token=token)),
     )
 
 
