@@ -1441,7 +1441,8 @@ def whole_benchmark(
             club = Deployment(
                 "granian+postgresql", granian_on_postgresql, phones_connect_directly=False
             )
-            plans.append((club, postgres.url(postgres.create_database())))
+            # Through its socket, as docs/deployment.md has the club deployment reach its database.
+            plans.append((club, postgres.socket_url(postgres.create_database())))
         benches = [prepare(deployment, url, folder, plan, cleanup) for deployment, url in plans]
         results = []
         if "ascenseur" in workloads:

@@ -20,10 +20,11 @@ def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Ser
         started = [start_server(f"sqlite:///{database}", database)]
     else:
         postgres: PostgresServer = request.getfixturevalue("postgres")
-        url = postgres.url(postgres.create_database())
+        name = postgres.create_database()
         if request.param == "club":
-            started = [start_club_deployment(url, database)]
+            started = [start_club_deployment(postgres.socket_url(name), database)]
         else:
+            url = postgres.url(name)
             started = [start_server(url, database)]
             started.append(start_server(url, database))  # the first has migrated the database
     yield started
