@@ -63,6 +63,7 @@ from tests.server.processes import (  # noqa: E402
     TOKEN,
     Phone,
     Server,
+    club_database_url,
     club_deployment_command,
     free_port,
     launch,
@@ -1442,7 +1443,7 @@ def whole_benchmark(
                 "granian+postgresql", granian_on_postgresql, phones_connect_directly=False
             )
             # Through its socket, as docs/deployment.md has the club deployment reach its database.
-            plans.append((club, postgres.socket_url(postgres.create_database())))
+            plans.append((club, club_database_url(postgres, postgres.create_database())))
         benches = [prepare(deployment, url, folder, plan, cleanup) for deployment, url in plans]
         results = []
         if "ascenseur" in workloads:

@@ -79,11 +79,6 @@ class PostgresServer:
         """The address of ``database`` over TCP on the loopback interface."""
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
-    def socket_url(self, database: str) -> str:
-        """The address of ``database`` through the server's Unix socket, as the club deployment
-        of docs/deployment.md reaches its database."""
-        return f"postgresql+psycopg://postgres@/{database}?host={self.root}&port={self.port}"
-
     def create_database(self, template: str | None = None) -> str:
         """A new empty database (or a copy of ``template``); its name."""
         name = f"t_{uuid.uuid4().hex[:12]}"

@@ -29,6 +29,7 @@ from tests.postgres import PostgresServer
 from tests.server.processes import (
     DEPLOYMENT,
     Server,
+    club_database_url,
     club_deployment_command,
     free_port,
     launch,
@@ -116,7 +117,7 @@ def deployment(postgres: PostgresServer, tmp_path: Path) -> Iterator[Deployment]
         if os.environ.get("CI"):
             pytest.fail("nginx is missing: .ci/run installs Debian's nginx package")
         pytest.skip("no nginx (apt-get install nginx)")
-    database_url = postgres.socket_url(postgres.create_database())
+    database_url = club_database_url(postgres, postgres.create_database())
     migrate(database_url)
     app_port = free_port()
     app = launch(

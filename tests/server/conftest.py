@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from tests.postgres import PostgresServer
-from tests.server.processes import Server, start_club_deployment, start_server, stop
+from tests.server.processes import (
+    Server,
+    club_database_url,
+    start_club_deployment,
+    start_server,
+    stop,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgresql", "club"])
@@ -22,7 +28,7 @@ def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Ser
         postgres: PostgresServer = request.getfixturevalue("postgres")
         name = postgres.create_database()
         if request.param == "club":
-            started = [start_club_deployment(postgres.socket_url(name), database)]
+            started = [start_club_deployment(club_database_url(postgres, name), database)]
         else:
             url = postgres.url(name)
             started = [start_server(url, database)]

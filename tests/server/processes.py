@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.postgres import PostgresServer
+
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
 ROOT = Path(__file__).parents[2]
 DEPLOYMENT = ROOT / "docs" / "deployment.md"
@@ -111,6 +113,25 @@ def club_deployment_command(port: int | str, workers: int) -> list[str]:
         command = command.replace(as_written, here)
     bin_folder = Path(sys.executable).parent
     return [part.replace(".venv/bin", str(bin_folder)) for part in shlex.split(command)]
+
+
+def club_database_url(postgres: PostgresServer, database: str) -> str:
+    """The ``DATABASE_URL`` docs/deployment.md gives the club deployment, which reaches
+    PostgreSQL through its Unix socket, pointed at ``database`` of the tests' server (its role,
+    its socket's folder and port)."""
+    written = [
+        line.strip().removeprefix("export DATABASE_URL=").strip("'\"")
+        for line in DEPLOYMENT.read_text().splitlines()
+        if line.strip().startswith("export DATABASE_URL=")
+    ]
+    assert len(written) == 1, f"{DEPLOYMENT.name} sets DATABASE_URL once"
+    url = urllib.parse.urlsplit(written[0])
+    socket_folder = urllib.parse.parse_qs(url.query).get("host", [""])[0]
+    assert (
+        url.scheme == "postgresql+psycopg" and not url.hostname and socket_folder.startswith("/")
+    ), f"{DEPLOYMENT.name} no longer reaches PostgreSQL through its socket: {written[0]}"
+    query = urllib.parse.urlencode({"host": str(postgres.root), "port": postgres.port})
+    return urllib.parse.urlunsplit((url.scheme, "postgres@", f"/{database}", query, ""))
 
 
 def migrate(database_url: str) -> None:
