@@ -96,18 +96,22 @@ def start_server(database_url: str, database: Path, *extra: str) -> Server:
     )
 
 
-def club_deployment_command(port: int | str, workers: int) -> list[str]:
-    """The command that starts the club deployment, as docs/deployment.md writes it on one line
-    (its worker count and port replaced): the tests and the benchmark run exactly that."""
+def documented_line(start: str, what: str) -> str:
+    """The one line of docs/deployment.md's set-up that begins with ``start`` (the line that
+    does ``what``), as written there."""
     written = [
         line.strip()
         for line in DEPLOYMENT.read_text().splitlines()
-        if line.strip().startswith(".venv/bin/granian ")
+        if line.strip().startswith(start)
     ]
-    assert len(written) == 1, (
-        f"{DEPLOYMENT.name} starts the club deployment in one command, one line"
-    )
-    command = written[0]
+    assert len(written) == 1, f"{DEPLOYMENT.name} {what} in one command, one line"
+    return written[0]
+
+
+def club_deployment_command(port: int | str, workers: int) -> list[str]:
+    """The command that starts the club deployment, as docs/deployment.md writes it on one line
+    (its worker count and port replaced): the tests and the benchmark run exactly that."""
+    command = documented_line(".venv/bin/granian ", "starts the club deployment")
     for as_written, here in (('"$(nproc)"', str(workers)), ("--port 8000", f"--port {port}")):
         assert as_written in command, f"{DEPLOYMENT.name}'s command no longer says {as_written}"
         command = command.replace(as_written, here)
@@ -119,17 +123,13 @@ def club_database_url(postgres: PostgresServer, database: str) -> str:
     """The ``DATABASE_URL`` docs/deployment.md gives the club deployment, which reaches
     PostgreSQL through its Unix socket, pointed at ``database`` of the tests' server (its role,
     its socket's folder and port)."""
-    written = [
-        line.strip().removeprefix("export DATABASE_URL=").strip("'\"")
-        for line in DEPLOYMENT.read_text().splitlines()
-        if line.strip().startswith("export DATABASE_URL=")
-    ]
-    assert len(written) == 1, f"{DEPLOYMENT.name} sets DATABASE_URL once"
-    url = urllib.parse.urlsplit(written[0])
+    line = documented_line("export DATABASE_URL=", "sets DATABASE_URL")
+    written = line.removeprefix("export DATABASE_URL=").strip("'\"")
+    url = urllib.parse.urlsplit(written)
     socket_folder = urllib.parse.parse_qs(url.query).get("host", [""])[0]
     assert (
         url.scheme == "postgresql+psycopg" and not url.hostname and socket_folder.startswith("/")
-    ), f"{DEPLOYMENT.name} no longer reaches PostgreSQL through its socket: {written[0]}"
+    ), f"{DEPLOYMENT.name} no longer reaches PostgreSQL through its socket: {written}"
     query = urllib.parse.urlencode({"host": str(postgres.root), "port": postgres.port})
     return urllib.parse.urlunsplit((url.scheme, "postgres@", f"/{database}", query, ""))
 
