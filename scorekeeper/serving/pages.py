@@ -2,8 +2,9 @@
 
 After every entry each phone at the table reloads the round page, and drawing it (loading the
 game, scoring it, the template) costs several times what serving a file does. A drawn page is
-kept under the game's version, which every request reads from the database, so a change made
-through any app process shows at once; nothing else is kept between requests.
+kept under the game's version, as its live poll is given it (scorekeeper.serving.versions
+.page_versions): a change made through any app process shows at its next poll, and on the phone
+that made it at once; nothing else is kept between requests.
 
 A page is kept under what it shows (game, version, scorer or viewer, language, time zone) and
 without what differs from browser to browser: the session's form token and the address the
@@ -37,7 +38,7 @@ from scorekeeper.games.registry import Family
 from scorekeeper.games.rights import every_phone_scores, is_scorer, remember
 from scorekeeper.i18n import page_place
 from scorekeeper.serving.compression import accepts_gzip, deflate_part, gzip_spliced
-from scorekeeper.serving.versions import stored_version, stored_versions
+from scorekeeper.serving.versions import page_versions
 
 SIGNED_TOKENS_KEPT = 20_000
 signed_tokens: dict[tuple[object, str], str] = {}
@@ -304,14 +305,11 @@ def kept_page(
     link gives that table alone). The page of one of the game's ``part``s (a club table's) may
     follow that part's version (``g.part_version``) rather than the game's, and is kept under
     both."""
-    part_version = None
-    if part is None:
-        version = stored_version(game_id, family.key)
-    else:
-        versions = stored_versions(game_id, family.key, part)
-        version, part_version = (None, None) if versions is None else versions
-    if version is None:
+    versions = page_versions(game_id, family.key, part)
+    if versions is None:
         abort(404)
+    version = versions[0]
+    part_version = None if part is None else versions[1]
     g.part_version = part_version
     # The page follows the version read before any of its own reads: a change committed
     # while it is drawn may show in some of them and not in others, and only a version older

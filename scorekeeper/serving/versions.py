@@ -10,16 +10,17 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from time import time
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, session
 from sqlalchemy import Engine, QueuePool, Select, bindparam, event, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import FAMILIES
-from scorekeeper.serving.watch import VersionWatch
+from scorekeeper.serving.watch import WROTE_AT, WROTE_LATELY, VersionWatch
 
 STATE = select(Game.version + Game.parts_version, Game.family).where(
     Game.id == bindparam("game_id")
@@ -34,12 +35,24 @@ def stored_version(game_id: str, family: str, part: int | None = None) -> int | 
     return reads.version(game_id, family, part)
 
 
-def stored_versions(game_id: str, family: str, part: int) -> tuple[int, int] | None:
-    """The versions of the game of this family and of one of its ``part``s, read together
-    (one round trip, where a part's page reads both); ``None`` if there is no such game or
-    part."""
+def page_versions(game_id: str, family: str, part: int | None = None) -> tuple[int, int] | None:
+    """The versions a kept page of the game is kept under: the game's, and that of its
+    ``part`` where the page is a part's (else the game's again); ``None`` if there is no such
+    game or part.
+
+    They are what a poll is given (:meth:`VersionReads.polled_version`): on PostgreSQL, what
+    the server process was told, and so may be a moment older than the database's, which the
+    page's own poll then finds. Not for a browser that changed the game lately: its change,
+    committed by another process, may not have been told to this one yet, and its phone must
+    see it at once."""
     reads: VersionReads = current_app.extensions["version_reads"]
-    return reads.versions(game_id, family, part)
+    lately = reads.watch is not None and time() - session.get(WROTE_AT, 0) < WROTE_LATELY
+    if part is not None:
+        if lately:
+            return reads.versions(game_id, family, part)
+        return reads.polled_versions(game_id, family, part)
+    version = reads.version(game_id, family) if lately else reads.polled_version(game_id, family)
+    return None if version is None else (version, version)
 
 
 PART_STATES: dict[type[Any], Select[int, int, str]] = {}
@@ -94,10 +107,13 @@ class VersionReads:
 
     def polled_version(self, game_id: str, family: str, part: int | None = None) -> int | None:
         """The version a live poll is given: on PostgreSQL, what the server process was told
-        (:mod:`scorekeeper.serving.watch`) where it knows the game, else the database's (a
-        part's always: it is told nothing of them)."""
-        if self.watch is None or part is not None:
-            return self.version(game_id, family, part)
+        (:mod:`scorekeeper.serving.watch`) where it knows the game (or part), else the
+        database's."""
+        if part is not None:
+            both = self.polled_versions(game_id, family, part)
+            return None if both is None else both[1]
+        if self.watch is None:
+            return self.version(game_id, family)
         self.watch.start()
         told = self.watch.version(game_id)
         version: int | None
@@ -109,6 +125,24 @@ class VersionReads:
         if version is not None and token is not None:
             self.watch.keep_read(game_id, version, family, token)
         return version
+
+    def polled_versions(self, game_id: str, family: str, part: int) -> tuple[int, int] | None:
+        """The versions of the game and of its ``part`` (see :meth:`versions`) as a poll is
+        given them: from what the server process was told, where it knows both."""
+        if self.watch is None:
+            return self.versions(game_id, family, part)
+        self.watch.start()
+        told = self.watch.version(game_id)
+        if told is not None and told[1] != family:
+            return None
+        both = self.watch.part_versions(game_id, part)
+        if both is not None:
+            return both
+        token = self.watch.read_token()
+        both = self.versions(game_id, family, part)
+        if both is not None and token is not None:
+            self.watch.keep_part_read(game_id, both, family, part, token)
+        return both
 
     def version(self, game_id: str, family: str, part: int | None = None) -> int | None:
         """The version of the game of this family, or of its ``part``; ``None`` if there is no

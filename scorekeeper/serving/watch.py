@@ -16,6 +16,11 @@ rewrites: the trigger (as migration ``e8b4d2f6a1c3`` has it) tells their sum. In
 that writes a part, the game's row it holds may be older than the database's (another table
 wrote meanwhile): it forgets the game instead, and its next poll reads it once.
 
+A part's page (a club table's phone) follows the part's version too, read with the game's; the
+two are kept together, good for as long as the game's is the one known. A change that shows on
+the part's page alone rewrites the part's row but not the game's: a trigger on the parts' table
+(migration ``5d2f8a3c6e91``) tells that the part changed, and its versions are read again.
+
 Under load a round trip costs a server thread more than the query: the thread gives up the
 interpreter while it waits, and waits again for another thread to hand it back. The poll is
 most of the requests: under 300 tables, a fifth of the time a worker's threads were busy went
@@ -27,9 +32,13 @@ the triggers are in place; until the notice comes back, nothing is answered from
 connection lost, or half-open after a network fault, or a pooler in front of PostgreSQL that
 does not pass notices on), nor ever while a trigger is missing (the code served before
 ``flask db upgrade`` ran, which logs a warning). ``TRUNCATE game`` fires no row trigger: a
-game emptied that way is read again within ``TRUSTED_FOR``. The round pages and the forms read
-the database itself: a page kept under a version must be the page of that version, in whichever
-process the phone's request lands.
+game emptied that way is read again within ``TRUSTED_FOR``.
+
+A kept page (scorekeeper.serving.pages) is kept under the version its poll is given, and found
+by it: a page drawn from the database after that version was told is that version's or newer.
+Only the phone that made a change must see it at once, in whichever process its next request
+lands, told yet or not: for a few seconds after a change, its browser's pages read the database
+(``WROTE_LATELY``). The forms, and the pages' own contents, read the database itself.
 """
 
 from __future__ import annotations
@@ -39,9 +48,11 @@ import logging
 import os
 import threading
 import weakref
-from time import monotonic
+from time import monotonic, time
 from typing import Any
 
+from flask import has_request_context
+from flask import session as browser_session
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import Mapper, Session, SessionTransaction, object_session
 
@@ -67,6 +78,10 @@ CHANGED = "changed"
 PING = "ping"
 TRIGGER = "game_version_notice"
 """The trigger that sends the notices (migration ``f2a6c1d8e9b3``)."""
+WROTE_AT = "wrote_at"
+"""Where a browser's session notes when it last changed a game (see :func:`page_versions`)."""
+WROTE_LATELY = 10
+"""Seconds after a browser's own change during which its pages read the database."""
 log = logging.getLogger(__name__)
 WATCHES: weakref.WeakKeyDictionary[Engine, VersionWatch] = weakref.WeakKeyDictionary()
 
@@ -82,6 +97,9 @@ class VersionWatch:
         self.engine = weakref.ref(engine)  # the engine's watch must not keep it alive
         self.lock = threading.Lock()
         self.known: dict[str, tuple[int, str, float]] = {}  # id: version, family, when learnt
+        # A game's parts' versions read (a club session's tables'), each with the game's live
+        # version read with it: good while the game's is still the one known.
+        self.parts: dict[str, dict[int, tuple[int, int]]] = {}
         self.trusted_until = 0.0  # two heartbeats after the thread's own notice came back
         self.generation = 0  # counts the times listening began or ended
         self.pruned_at = 0.0
@@ -98,7 +116,7 @@ class VersionWatch:
             if self.pid == os.getpid() and self.thread is not None and self.thread.is_alive():
                 return
             self.pid = os.getpid()
-            self.trusted_until, self.known = 0.0, {}
+            self.trusted_until, self.known, self.parts = 0.0, {}, {}
             self.stopping = threading.Event()
             self.thread = threading.Thread(
                 target=self.listen, args=(self.stopping,), name="version-watch", daemon=True
@@ -122,6 +140,15 @@ class VersionWatch:
             return None
         return entry[0], entry[1]
 
+    def part_versions(self, game_id: str, part: int) -> tuple[int, int] | None:
+        """The game's live version and its ``part``'s, if both are known and trusted still: the
+        part's was read with the game's, and neither changed since."""
+        game = self.version(game_id)
+        read = self.parts.get(game_id, {}).get(part)
+        if game is None or read is None or read[0] != game[0]:
+            return None
+        return read
+
     def read_token(self) -> int | None:
         """Before a read of the database: what :meth:`keep_read` must be given, ``None`` where
         what is read can't be kept (a change meanwhile might go unseen)."""
@@ -137,6 +164,20 @@ class VersionWatch:
             if entry is None or entry[0] <= version:
                 self.keep(game_id, version, family)
 
+    def keep_part_read(
+        self, game_id: str, versions: tuple[int, int], family: str, part: int, token: int
+    ) -> None:
+        """Keep the versions of a game and of its ``part`` read together from the database, on
+        the terms of :meth:`keep_read`."""
+        with self.lock:
+            if token != self.generation or not self.trusted:
+                return
+            entry = self.known.get(game_id)
+            if entry is not None and entry[0] > versions[0]:
+                return
+            self.keep(game_id, versions[0], family)
+            self.parts.setdefault(game_id, {})[part] = versions
+
     def told(self, game_id: str, version: int | None, family: str) -> None:
         """A committed change, from the channel or from this process's own transaction; a
         version of ``None`` tells that the game was removed."""
@@ -144,6 +185,7 @@ class VersionWatch:
             entry = self.known.get(game_id)
             if version is None:
                 self.known.pop(game_id, None)
+                self.parts.pop(game_id, None)
             elif entry is None or entry[0] < version:
                 self.keep(game_id, version, family)
 
@@ -157,17 +199,28 @@ class VersionWatch:
                 for known_id, known in self.known.items()
                 if now - known[2] <= TRUSTED_FOR
             }
+            self.parts = {
+                known_id: parts for known_id, parts in self.parts.items() if known_id in self.known
+            }
 
     def forget(self, game_id: str) -> None:
         """The game changed, to a version not told: its next poll reads the database. A read
         begun before is not kept (it may be older than the change)."""
         with self.lock:
             self.known.pop(game_id, None)
+            self.parts.pop(game_id, None)
+            self.generation += 1
+
+    def forget_part(self, game_id: str, part: int) -> None:
+        """One of the game's parts changed (a club table's row): its next page or poll reads
+        the database."""
+        with self.lock:
+            self.parts.get(game_id, {}).pop(part, None)
             self.generation += 1
 
     def forget_all(self) -> None:
         with self.lock:
-            self.trusted_until, self.known = 0.0, {}
+            self.trusted_until, self.known, self.parts = 0.0, {}, {}
             self.generation += 1
 
     def listen(self, stopping: threading.Event) -> None:
@@ -198,7 +251,7 @@ class VersionWatch:
             # From here on every change is told: what was noted before, this process's own
             # commits while nothing listened, may since have been overtaken unseen.
             self.generation += 1
-            self.known = {}
+            self.known, self.parts = {}, {}
         mine = f"{PING} {os.getpid()} {threading.get_ident()}"  # a game's id has no space
         triggers = notice_triggers()
         heartbeat = heartbeat_query(triggers)
@@ -236,6 +289,8 @@ class VersionWatch:
             return
         if version == GONE:
             self.told(game_id, None, family)
+        elif version.startswith("part") and version[4:].isdigit():
+            self.forget_part(game_id, int(version[4:]))
         elif version.isdigit():
             self.told(game_id, int(version), family)
         else:  # a notice as a trigger of an older revision sent it
@@ -244,8 +299,12 @@ class VersionWatch:
 
 def notice_triggers() -> list[tuple[str, str]]:
     """The triggers that tell of the games' changes, and their tables: the game table's, and
-    those of the rows a family's live version spans."""
-    return [(TRIGGER, "game")]
+    those of the rows a family's parts' pages follow (migration ``5d2f8a3c6e91``)."""
+    return [(TRIGGER, "game")] + [
+        (f"{family.parts.__tablename__}_version_notice", family.parts.__tablename__)
+        for family in FAMILIES.values()
+        if family.parts is not None
+    ]
 
 
 def heartbeat_query(triggers: list[tuple[str, str]]) -> str:
@@ -293,10 +352,21 @@ def note(connection: Connection, row: Any, game_id: str, family: str, version: o
         session.info.setdefault("versions_told", []).append((watch, game_id, version, family))
 
 
+def note_change_by_this_browser() -> None:
+    """This request committed a change to a game (see :data:`WROTE_AT`)."""
+    if has_request_context():
+        browser_session[WROTE_AT] = int(time())
+
+
 @event.listens_for(Session, "after_commit")
 def tell_this_process(session: Session) -> None:
-    """This process knows at once what it committed: its next poll must not answer older."""
-    for watch, game_id, version, family in session.info.pop("versions_told", ()):
+    """This process knows at once what it committed: its next poll must not answer older. The
+    browser that asked for the change is noted: another process may not have been told yet
+    when its next page is asked for there (see scorekeeper.serving.versions.page_versions)."""
+    told = session.info.pop("versions_told", ())
+    if told:
+        note_change_by_this_browser()
+    for watch, game_id, version, family in told:
         if version == CHANGED:
             watch.forget(game_id)
         else:

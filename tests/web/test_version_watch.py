@@ -15,15 +15,17 @@ from flask_migrate import downgrade, upgrade
 
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
+from scorekeeper.serving import versions
 from scorekeeper.serving import watch as version_watch
 from scorekeeper.serving.versions import VersionReads
 from scorekeeper.serving.watch import VersionWatch
 from tests.conftest import app_on
 from tests.postgres import PostgresServer
 from tests.web.table import TOKEN, Table, text
-from tests.web.test_club import SMALL, Club
+from tests.web.test_club import CONFIRM, SMALL, VERSION, Club
 from tests.web.test_sharing import StatementLog
 
+DATA_VERSION = re.compile(r'data-version="(\d+)"')
 CLOSE_VERSION = re.compile(
     r'action="[^"]+/close".*?name="drawn_from" type="hidden" value="(\d+)"', re.S
 )
@@ -321,7 +323,11 @@ def test_memory_is_trusted_only_while_the_watchs_own_notice_comes_back(
 
 
 @pytest.mark.parametrize(
-    ("trigger", "table_name", "revision"), [("game_version_notice", "game", "d1c2b3a4e5f6")]
+    ("trigger", "table_name", "revision"),
+    [
+        ("game_version_notice", "game", "d1c2b3a4e5f6"),
+        ("club_table_version_notice", "club_table", "6b1e9f4d2c83"),
+    ],
 )
 def test_without_a_trigger_nothing_is_answered_from_memory(
     two_servers: tuple[Flask, Flask, Table, StatementLog],
@@ -459,3 +465,89 @@ def test_a_process_polls_at_once_the_tables_entry_it_committed(
         stored = db.session.get(Game, game_id)
         assert stored is not None and stored.live_version > started + 1
         assert version_of(first, club.url) == stored.live_version
+
+
+def table_poll(app: Flask, club: Club, table: int) -> int:
+    answer = app.test_client().get(f"{club.url}/part/{table}/version")
+    assert answer.status_code == 200
+    version: int = answer.json["version"]  # type: ignore[index]
+    return version
+
+
+def east_west_confirm(club: Club, table: int) -> None:
+    """East-West tick the table's last result: a change its own page alone shows."""
+    page = text(club.client.get(club.tables[table]))
+    confirm, token, version = CONFIRM.search(page), TOKEN.search(page), VERSION.search(page)
+    assert confirm and token and version, page
+    answer = club.client.post(
+        confirm.group(1), data={"csrf_token": token.group(1), "drawn_from": version.group(1)}
+    )
+    assert answer.status_code == 302
+
+
+def test_a_club_tables_poll_and_page_are_answered_from_memory_until_the_table_changes(
+    club_on_two_servers: tuple[Flask, Flask, Club, StatementLog],
+) -> None:
+    """A table's phone polls its table's version and reloads its page, kept under it: both
+    are answered from what the process was told, read again once that table changes (here
+    through another process), its session's row or not."""
+    first, second, club, log = club_on_two_servers
+    assert club.enter(2, {"result": "passed"})[2] == 302
+    watch, game_id, _started = club_watch(second, club)
+    phone = second.test_client()
+    table_page = text(phone.get(club.tables[2]))
+    before = table_poll(second, club, 2)
+    assert f'data-version="{before}"' in table_page
+    soon(lambda: watch.part_versions(game_id, 2) is not None)
+    log.mark()
+    for _reload in range(3):
+        assert table_poll(second, club, 2) == before
+        assert text(phone.get(club.tables[2])) == table_page
+    assert log.since_mark() == []
+    # Another table's entry changes the session's version, not this table's.
+    assert club.enter(1, {"result": "passed"})[2] == 302
+    soon(lambda: watch.part_versions(game_id, 2) is None)
+    assert table_poll(second, club, 2) == before
+    # East-West's tick at this table, through the first process, rewrites the table's row
+    # alone: its trigger tells every process, which reads that table's version again (not
+    # the other tables').
+    table_poll(second, club, 1)
+    soon(lambda: watch.part_versions(game_id, 1) is not None)
+    east_west_confirm(club, 2)
+    soon(lambda: watch.part_versions(game_id, 2) is None)
+    assert watch.part_versions(game_id, 1) is not None
+    assert table_poll(second, club, 2) != before
+    assert "confirmed" in text(phone.get(club.tables[2]))
+    with first.app_context():
+        stored = reads_of(first).versions(game_id, "club", 2)
+    assert stored is not None and table_poll(second, club, 2) == stored[1]
+
+
+def test_the_phone_that_made_a_change_sees_it_where_the_process_was_not_told_yet(
+    club_on_two_servers: tuple[Flask, Flask, Club, StatementLog],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its next page may be asked of a process that has not heard of the change yet: for a
+    few seconds after its change, its pages read the database; another phone's are those of
+    the version its process was told, as its poll is, until it is told."""
+    _first, second, club, _log = club_on_two_servers
+    assert club.enter(2, {"result": "passed"})[2] == 302
+    watch, game_id, _started = club_watch(second, club)
+    onlooker = second.test_client()
+    kept = text(onlooker.get(club.tables[2]))
+    soon(lambda: watch.part_versions(game_id, 2) is not None)
+    monkeypatch.setattr(watch, "heard", lambda _payload: None)  # deaf from here on
+    east_west_confirm(club, 2)  # by the director's phone, through the first process
+    cookie = club.client.get_cookie("session")
+    assert cookie is not None
+    writer = second.test_client()
+    writer.set_cookie("session", cookie.value)
+    told = DATA_VERSION.findall(kept)
+    assert told
+    page = text(writer.get(club.tables[2]))
+    assert "confirmed" in page and DATA_VERSION.findall(page) != told
+    assert text(onlooker.get(club.tables[2])) == kept
+    # Later, the writer's page too follows what its process was told.
+    now = time.time()
+    monkeypatch.setattr(versions, "time", lambda: now + version_watch.WROTE_LATELY)
+    assert DATA_VERSION.findall(text(writer.get(club.tables[2]))) == told
