@@ -20,6 +20,7 @@ field, or one per direction when pairs are numbered within their direction (a Mi
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -473,15 +474,29 @@ def score_session(
     breaks = tiebreaks or {}
     rankings = []
     for direction in ranking.fields:
-        pairs = [pair for pair in tallies if direction is None or pair.direction == direction]
-        pairs.sort(key=lambda p: (-tallies[p].key, -breaks.get(p, 0), p.number))
+        places = {
+            pair: (tallies[pair].key, breaks.get(pair, 0))
+            for pair in tallies
+            if direction is None or pair.direction == direction
+        }
+        pairs = sorted(places, key=lambda p: (-places[p][0], -places[p][1], p.number))
+        sharing = Counter(places.values())
         standings = []
-        for pair in pairs:
-            place = (tallies[pair].key, breaks.get(pair, 0))
-            ahead = sum(1 for o in pairs if (tallies[o].key, breaks.get(o, 0)) > place)
-            tied = sum(1 for o in pairs if (tallies[o].key, breaks.get(o, 0)) == place) > 1
+        ahead = 0
+        for index, pair in enumerate(pairs):
+            if index and places[pair] != places[pairs[index - 1]]:
+                ahead = index  # every pair before this one is ahead of it
             tally = tallies[pair]
-            standings.append(Standing(pair, ahead + 1, tied, tally.total, tally.top, tally.boards))
+            standings.append(
+                Standing(
+                    pair,
+                    ahead + 1,
+                    sharing[places[pair]] > 1,
+                    tally.total,
+                    tally.top,
+                    tally.boards,
+                )
+            )
         rankings.append((direction, tuple(standings)))
     return SessionScore(scoring, ranking, ordered, tuple(rankings))
 

@@ -335,3 +335,24 @@ def test_pairs_whose_exact_totals_are_equal_get_the_same_place(
             if one.total == other.total and one.top == other.top:
                 assert one.rank == other.rank
                 assert one.tied or one is other
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_sessions())
+def test_a_pairs_place_is_one_more_than_the_pairs_ahead_of_it(
+    session: tuple[list[TableResult], dict[int, int]],
+) -> None:
+    """Matchpoint places go by each pair's share of its own top: pairs level share the place,
+    and the next place is skipped (RULES.md §4)."""
+    results, expected = session
+    standings = score_session(results, expected=expected).standings()
+
+    def share(standing: Standing) -> Fraction:
+        return standing.total / standing.top if standing.top else standing.total
+
+    assert [one.rank for one in standings] == sorted(one.rank for one in standings)
+    for one in standings:
+        assert one.rank == 1 + sum(share(other) > share(one) for other in standings)
+        assert one.tied == any(
+            share(other) == share(one) for other in standings if other is not one
+        )
