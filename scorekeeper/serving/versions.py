@@ -46,7 +46,7 @@ def page_versions(game_id: str, family: str, part: int | None = None) -> tuple[i
     committed by another process, may not have been told to this one yet, and its phone must
     see it at once."""
     reads: VersionReads = current_app.extensions["version_reads"]
-    lately = reads.watch is not None and time() - session.get(WROTE_AT, 0) < WROTE_LATELY
+    lately = reads.watch is not None and time() - session.get(WROTE_AT, 0.0) < WROTE_LATELY
     if part is not None:
         if lately:
             return reads.versions(game_id, family, part)

@@ -67,6 +67,10 @@ HEARTBEAT = 5.0
 last came back less than two heartbeats ago."""
 WAIT = 1.0
 """Seconds the thread waits for notices at a time: how soon it sees that it must stop."""
+WROTE_LATELY = 2 * HEARTBEAT + WAIT + 4.0
+"""Seconds after a browser's own change during which its pages read the database: longer than
+a worker whose notices stopped coming goes on answering from memory (two heartbeats), so that
+the phone that made a change never finds it missing."""
 RETRY_AFTER = 1.0
 """Seconds before listening again after the connection was lost."""
 KEPT_AT_MOST = 20_000
@@ -79,9 +83,8 @@ PING = "ping"
 TRIGGER = "game_version_notice"
 """The trigger that sends the notices (migration ``f2a6c1d8e9b3``)."""
 WROTE_AT = "wrote_at"
-"""Where a browser's session notes when it last changed a game (see :func:`page_versions`)."""
-WROTE_LATELY = 10
-"""Seconds after a browser's own change during which its pages read the database."""
+"""Where a browser's session notes when it last changed a game (see
+scorekeeper.serving.versions.page_versions)."""
 log = logging.getLogger(__name__)
 WATCHES: weakref.WeakKeyDictionary[Engine, VersionWatch] = weakref.WeakKeyDictionary()
 
@@ -98,8 +101,9 @@ class VersionWatch:
         self.lock = threading.Lock()
         self.known: dict[str, tuple[int, str, float]] = {}  # id: version, family, when learnt
         # A game's parts' versions read (a club session's tables'), each with the game's live
-        # version read with it: good while the game's is still the one known.
-        self.parts: dict[str, dict[int, tuple[int, int]]] = {}
+        # version read with it and when: good while the game's is still the one known, and
+        # not for longer than any version.
+        self.parts: dict[str, dict[int, tuple[int, int, float]]] = {}
         self.trusted_until = 0.0  # two heartbeats after the thread's own notice came back
         self.generation = 0  # counts the times listening began or ended
         self.pruned_at = 0.0
@@ -147,7 +151,9 @@ class VersionWatch:
         read = self.parts.get(game_id, {}).get(part)
         if game is None or read is None or read[0] != game[0]:
             return None
-        return read
+        if monotonic() - read[2] > TRUSTED_FOR:
+            return None
+        return read[0], read[1]
 
     def read_token(self) -> int | None:
         """Before a read of the database: what :meth:`keep_read` must be given, ``None`` where
@@ -176,7 +182,7 @@ class VersionWatch:
             if entry is not None and entry[0] > versions[0]:
                 return
             self.keep(game_id, versions[0], family)
-            self.parts.setdefault(game_id, {})[part] = versions
+            self.parts.setdefault(game_id, {})[part] = (*versions, monotonic())
 
     def told(self, game_id: str, version: int | None, family: str) -> None:
         """A committed change, from the channel or from this process's own transaction; a
@@ -289,9 +295,9 @@ class VersionWatch:
             return
         if version == GONE:
             self.told(game_id, None, family)
-        elif version.startswith("part") and version[4:].isdigit():
+        elif version.startswith("part") and version[4:].isdecimal():
             self.forget_part(game_id, int(version[4:]))
-        elif version.isdigit():
+        elif version.isdecimal():
             self.told(game_id, int(version), family)
         else:  # a notice as a trigger of an older revision sent it
             self.forget(game_id)
@@ -355,7 +361,7 @@ def note(connection: Connection, row: Any, game_id: str, family: str, version: o
 def note_change_by_this_browser() -> None:
     """This request committed a change to a game (see :data:`WROTE_AT`)."""
     if has_request_context():
-        browser_session[WROTE_AT] = int(time())
+        browser_session[WROTE_AT] = round(time(), 3)
 
 
 @event.listens_for(Session, "after_commit")

@@ -30,7 +30,7 @@ from scorekeeper.rules.bridge import (
     session_total,
 )
 from scorekeeper.rules.common import Seat
-from scorekeeper.rules.duplicate import Pair, Standing, TableResult, score_session
+from scorekeeper.rules.duplicate import Pair, Scoring, Standing, TableResult, score_session
 from scorekeeper.rules.files import figure_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
@@ -338,21 +338,33 @@ def test_pairs_whose_exact_totals_are_equal_get_the_same_place(
 
 
 @settings(max_examples=200, deadline=None)
-@given(small_sessions())
+@given(small_sessions(), st.data())
 def test_a_pairs_place_is_one_more_than_the_pairs_ahead_of_it(
-    session: tuple[list[TableResult], dict[int, int]],
+    session: tuple[list[TableResult], dict[int, int]], data: st.DataObject
 ) -> None:
-    """Matchpoint places go by each pair's share of its own top: pairs level share the place,
-    and the next place is skipped (RULES.md §4)."""
+    """Places go by each pair's share of its own top (its total in Butler), then by a file's
+    tiebreak: pairs level on both share the place, and the next place is skipped (RULES.md
+    §4)."""
     results, expected = session
-    standings = score_session(results, expected=expected).standings()
+    pairs = {pair for result in results for pair in (Pair(result.ns), Pair(result.ew))}
+    tiebreaks = data.draw(st.dictionaries(st.sampled_from(sorted(pairs)), st.integers(0, 2)))
+    butler = data.draw(st.booleans())
+    score = score_session(
+        results,
+        expected=expected,
+        tiebreaks=tiebreaks,
+        scoring=Scoring.BUTLER if butler else Scoring.MATCHPOINTS,
+    )
+    standings = score.standings()
 
-    def share(standing: Standing) -> Fraction:
-        return standing.total / standing.top if standing.top else standing.total
+    def place(standing: Standing) -> tuple[Fraction, int]:
+        share = standing.total / standing.top if standing.top else standing.total
+        return share, tiebreaks.get(standing.pair, 0)
 
+    assert {one.pair for one in standings} == pairs
     assert [one.rank for one in standings] == sorted(one.rank for one in standings)
     for one in standings:
-        assert one.rank == 1 + sum(share(other) > share(one) for other in standings)
+        assert one.rank == 1 + sum(place(other) > place(one) for other in standings)
         assert one.tied == any(
-            share(other) == share(one) for other in standings if other is not one
+            place(other) == place(one) for other in standings if other is not one
         )

@@ -278,6 +278,41 @@ def test_a_version_is_trusted_for_a_while_only(monkeypatch: pytest.MonkeyPatch) 
     assert watch.version("g") is None
 
 
+def test_a_tables_versions_are_kept_with_its_sessions_and_not_for_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A club table's versions, read with its session's, are good while the session's is the
+    one known and the table was told of no change; and, as any version, for a while only, even
+    while the session's is read again unchanged."""
+    watch = Listening().watch
+    now = [1000.0]
+    monkeypatch.setattr(version_watch, "monotonic", lambda: now[0])
+
+    def read(versions: tuple[int, int], part: int = 2) -> None:
+        token = watch.read_token()
+        assert token is not None
+        watch.keep_part_read("h", versions, "club", part, token)
+
+    read((7, 3))
+    read((7, 5), part=3)
+    assert watch.part_versions("h", 2) == (7, 3) and watch.version("h") == (7, "club")
+    watch.heard("h part2 club")  # East-West's tick at table 2
+    assert watch.part_versions("h", 2) is None and watch.part_versions("h", 3) == (7, 5)
+    read((7, 4))
+    watch.heard("h 8 club")  # another table's entry
+    assert watch.part_versions("h", 2) is None and watch.version("h") == (8, "club")
+    read((8, 4))
+    now[0] += version_watch.TRUSTED_FOR - 1
+    token = watch.read_token()
+    assert token is not None
+    watch.keep_read("h", 8, "club", token)  # the session's poll, read again unchanged
+    assert watch.part_versions("h", 2) == (8, 4)
+    now[0] += 2
+    assert watch.version("h") == (8, "club") and watch.part_versions("h", 2) is None
+    watch.heard("h part²1 club")  # nothing this code sends: the session is read again
+    assert watch.version("h") is None
+
+
 def test_a_game_removed_by_the_app_is_forgotten_by_every_process(
     two_servers: tuple[Flask, Flask, Table, StatementLog],
 ) -> None:
