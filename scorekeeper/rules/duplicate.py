@@ -486,17 +486,8 @@ def score_session(
         for index, pair in enumerate(pairs):
             if index and places[pair] != places[pairs[index - 1]]:
                 ahead = index  # every pair before this one is ahead of it
-            tally = tallies[pair]
-            standings.append(
-                Standing(
-                    pair,
-                    ahead + 1,
-                    sharing[places[pair]] > 1,
-                    tally.total,
-                    tally.top,
-                    tally.boards,
-                )
-            )
+            tally, tied = tallies[pair], sharing[places[pair]] > 1
+            standings.append(Standing(pair, ahead + 1, tied, tally.total, tally.top, tally.boards))
         rankings.append((direction, tuple(standings)))
     return SessionScore(scoring, ranking, ordered, tuple(rankings))
 

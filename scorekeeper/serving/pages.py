@@ -308,8 +308,7 @@ def kept_page(
     versions = page_versions(game_id, family.key, part)
     if versions is None:
         abort(404)
-    version = versions[0]
-    part_version = None if part is None else versions[1]
+    version, part_version = versions
     g.part_version = part_version
     # The page follows the version read before any of its own reads: a change committed
     # while it is drawn may show in some of them and not in others, and only a version older

@@ -35,10 +35,12 @@ def stored_version(game_id: str, family: str, part: int | None = None) -> int | 
     return reads.version(game_id, family, part)
 
 
-def page_versions(game_id: str, family: str, part: int | None = None) -> tuple[int, int] | None:
+def page_versions(
+    game_id: str, family: str, part: int | None = None
+) -> tuple[int, int | None] | None:
     """The versions a kept page of the game is kept under: the game's, and that of its
-    ``part`` where the page is a part's (else the game's again); ``None`` if there is no such
-    game or part.
+    ``part`` where the page is a part's (else ``None``); ``None`` if there is no such game or
+    part.
 
     They are what a poll is given (:meth:`VersionReads.polled_version`): on PostgreSQL, what
     the server process was told, and so may be a moment older than the database's, which the
@@ -48,11 +50,9 @@ def page_versions(game_id: str, family: str, part: int | None = None) -> tuple[i
     reads: VersionReads = current_app.extensions["version_reads"]
     lately = reads.watch is not None and time() - session.get(WROTE_AT, 0.0) < WROTE_LATELY
     if part is not None:
-        if lately:
-            return reads.versions(game_id, family, part)
-        return reads.polled_versions(game_id, family, part)
-    version = reads.version(game_id, family) if lately else reads.polled_version(game_id, family)
-    return None if version is None else (version, version)
+        return (reads.versions if lately else reads.polled_versions)(game_id, family, part)
+    version = (reads.version if lately else reads.polled_version)(game_id, family)
+    return None if version is None else (version, None)
 
 
 PART_STATES: dict[type[Any], Select[int, int, str]] = {}
