@@ -250,8 +250,9 @@ class ClubSession(Game):
     def record(self) -> SessionRecord:
         """The session as the engine and the results files take it."""
         movement = self.movement
+        results = tuple(result.table_result() for result in self.results)
         return SessionRecord(
-            results=tuple(result.table_result() for result in self.results),
+            results=results,
             ranking=self.ranking,
             scoring=self.scoring,
             event=self.event,
@@ -260,7 +261,9 @@ class ClubSession(Game):
             names={pair.key: pair.names for pair in self.pairs if pair.names},
             deals={deal.board: deal.deal for deal in self.deals},
             tiebreaks={pair.key: pair.tiebreak for pair in self.pairs if pair.tiebreak is not None},
-            expected=movement.expected_results() if movement is not None else self.file_expected,
+            expected=(
+                movement.expected_results(results) if movement is not None else self.file_expected
+            ),
             totals=self.totals,
         )
 

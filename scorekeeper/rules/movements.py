@@ -47,13 +47,13 @@ round 3  table 3  NS3 v EW1  boards (3, 4)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeGuard
 
 from scorekeeper.rules.common import Rule, RuleError, Side
-from scorekeeper.rules.duplicate import Ranking
+from scorekeeper.rules.duplicate import Ranking, TableResult, expected_results
 
 __all__ = [
     "HOWELL_TABLES",
@@ -658,9 +658,12 @@ class Movement:
             moves[key] = self.next_move(pair, seating.round, direction if by_direction else None)
         return moves
 
-    def expected_results(self) -> dict[int, int]:
-        """Board number to the tables where two real pairs play it: Neuberg's N when every
-        scheduled result is in.
+    def expected_results(self, results: Iterable[TableResult] = ()) -> dict[int, int]:
+        """Board number to its Neuberg N (RULES.md §4): the most results any board of the
+        field has or is scheduled to have (at the tables where two real pairs play it), the
+        same for every board. A board with fewer results is scaled to it, whatever made it
+        shorter: a late pair, an added table, a pair leaving, a result taken away or entered
+        under another board, an artificial score (no result for the others' matchpoints).
 
         >>> mitchell(3, 1, pairs=5).expected_results()
         {1: 2, 2: 2, 3: 2}
@@ -669,18 +672,24 @@ class Movement:
 
         >>> mitchell(3, 1, pairs=5).with_late_pair(2).expected_results()
         {1: 3, 2: 3, 3: 3}
+
+        A table added to 7 from round 2 for two late pairs: boards 4 to 6, played in round 1
+        before it came, have 7 results and the others 8; every board is scored against 8.
+
+        >>> movement = mitchell(7, 3).with_added_table(2)
+        >>> set(movement.expected_results().values())
+        {8}
         """
         counts = dict.fromkeys(range(1, self.boards + 1), 0)
         for seating in self.seatings:
             if not self.sits_out(seating):
                 for board in seating.boards:
                     counts[board] += 1
-        if self.late_from is not None or self.left is not None:
-            # The boards the sit-out had before the late pair came, or those a pair that left
-            # did not play, are scaled to the field's size (Neuberg), as are those played
-            # fewer times for another reason.
-            return dict.fromkeys(counts, max(counts.values()))
-        return counts
+        field = max(counts.values(), default=0)
+        for board, obtained in expected_results(results).items():
+            counts.setdefault(board, 0)
+            field = max(field, obtained)
+        return dict.fromkeys(counts, field)
 
     def _check_round(self, round: int) -> None:
         if not _is_whole(round) or not 1 <= round <= self.rounds:

@@ -150,13 +150,14 @@ def check_movement(movement: Movement, tables: int, boards_per_round: int, phant
             if now is not None:
                 assert (now.table, now.pair(following_side)) == (move[0], number)
 
-    # Neuberg's N: the tables where two real pairs play the board.
+    # Neuberg's N: the most tables where two real pairs play a board, for every board (an
+    # even Mitchell with a sit-out plays one board set once more than the others).
     counted = dict.fromkeys(range(1, movement.boards + 1), 0)
     for seating in movement.seatings:
         if sitting_out not in labels(movement, seating):
             for board in seating.boards:
                 counted[board] += 1
-    assert movement.expected_results() == counted
+    assert movement.expected_results() == dict.fromkeys(counted, max(counted.values()))
     assert sum(counted.values()) == (tables - phantom) * rounds * boards_per_round
 
     # Sharing boards: counted here, and said by shared_with.

@@ -128,21 +128,25 @@ def independent_ranking(
     entered: list[tuple[int, object, object, int]],
 ) -> dict[object, tuple[Fraction, Fraction]]:
     """Matchpoints by hand: on each board 2 per lower score and 1 per equal one in the same
-    direction; each pair's total and percentage of its own top."""
+    direction, a board with fewer results than the most any board has (N) scaled by Neuberg,
+    (M + 1) × N / n − 1; each pair's total and percentage of its own top, 2 × (N − 1) a board."""
     by_board: dict[int, list[tuple[object, object, int]]] = defaultdict(list)
     for board, ns, ew, score in entered:
         by_board[board].append((ns, ew, score))
+    field = max(len(results) for results in by_board.values())
+    top = 2 * (field - 1)
     totals: dict[object, Fraction] = defaultdict(Fraction)
     tops: dict[object, int] = defaultdict(int)
     for results in by_board.values():
-        top = 2 * (len(results) - 1)
+        obtained = len(results)
         for ns, ew, score in results:
             mp = (
                 sum(2 if other < score else 1 if other == score else 0 for _, _, other in results)
                 - 1
             )
-            totals[ns] += mp
-            totals[ew] += top - mp
+            scaled = Fraction(mp + 1) * field / obtained - 1
+            totals[ns] += scaled
+            totals[ew] += top - scaled
             tops[ns] += top
             tops[ew] += top
     return {pair: (totals[pair], totals[pair] * 100 / tops[pair]) for pair in totals}
