@@ -47,6 +47,7 @@ def deployment_proxy_lines() -> tuple[str, list[str]]:
     (upstream,) = [line for line in lines if line.startswith("upstream scorekeeper ")]
     location = [line for line in lines if line.startswith(("proxy_pass ", "proxy_set_header "))]
     location += [line for line in lines if line.startswith("proxy_http_version ")]
+    location += [line.split("#")[0] for line in lines if line.startswith("client_max_body_size ")]
     assert location, f"{DEPLOYMENT.name}'s nginx lines for location / are missing"
     return upstream, location
 
@@ -217,3 +218,17 @@ def test_a_club_evening_and_a_family_game_over_https(
     expect(director.get_by_text("Round 2 of 23")).to_be_visible()
     assert refused == [[], []]
     assert all(cookie["secure"] for cookie in director.context.cookies())
+    # Results files as large as the app takes reach it through the proxy, and one larger gets
+    # the app's own message in the page: never the proxy's.
+    for size, said in (
+        (1_500_000, "The file is not well-formed XML"),
+        (2_500_000, "This file is too large to be a game."),
+    ):
+        director.goto(deployment.url + "/club/import")
+        payload = b"<?xml version='1.0'?>" + b" " * size
+        director.get_by_label("Results file").set_input_files(
+            {"name": "results.xml", "mimeType": "application/xml", "buffer": payload}
+        )
+        director.get_by_role("button", name=re.compile("^Import")).click()
+        expect(director.locator("body")).to_contain_text(re.compile(said, re.IGNORECASE))
+        assert "nginx" not in director.content()
