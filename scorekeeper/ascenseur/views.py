@@ -65,7 +65,7 @@ def choose() -> str:
 def setup(preset: str) -> str | Response | tuple[str, int]:
     """Players, first dealer and house rules; the game's preview; then start it."""
     base = get_preset_or_404(preset)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         rows = [""] * max(base.min_players, min(4, base.max_players))
         data = {**SetupForm.defaults(base), "players": rows, **new_game_data()}
         form = SetupForm(data=data)

@@ -133,7 +133,7 @@ def public_names_of(circle: Circle) -> dict[str, str]:
 @new_games_limit
 def new() -> str | BaseResponse | tuple[str, int]:
     """A new circle: its name and its first people. The same form sent twice is one circle."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return render_template("circles/new.html", form=CircleForm(data={"nonce": new_nonce()}))
     form = CircleForm()
     if not form.validate():

@@ -567,7 +567,7 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
         if entry is None and (entry := kind.missing(game, key)) is None:
             abort(404)
         now = kind.stamp(None if new else entry)
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):
             data = {**kind.form_data(game, entry), "drawn_from": now}
             return kind.render_correction(game, key, entry, kind.form(game, key, data=data))
         if (reason := kind.unchangeable(game, key, entry)) is not None:
@@ -683,8 +683,9 @@ def add_entry_routes(
     name = kind.endpoint
 
     def entering(game_id: str, **route: Any) -> Outcome:
-        if request.method == "GET":  # the address a form was sent to, opened again (a reload,
-            # the language switch of a page that answered it): the page the entry is made on
+        if request.method in ("GET", "HEAD"):
+            # The address a form was sent to, opened again (a reload, the language switch of
+            # a page that answered it): the page the entry is made on.
             return kind.page(kind.seen(game_id, route), kind.key(**route))
         return enter(kind, game_id, route)
 

@@ -136,7 +136,7 @@ def new_game_form(
 ) -> str | Response | tuple[str, int]:
     """A new game's form: drawn, drawn again with what is wrong, or the game ``build`` makes
     of it started (see start_new_game)."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return render_template(template, form=form_class(data=new_game_data()))
     form = form_class()
     if not form.validate():

@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from flask import Flask
+from flask.testing import FlaskClient
 
 from scorekeeper import cli, create_app, create_app_to_serve, instance_secret_key
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
+from tests.web.families import every_familys_pages
 from tests.web.table import Table
 
 
@@ -131,3 +133,13 @@ def test_a_session_keeps_its_objects_until_it_is_done_with(app: Flask, game: Tab
         db.session.remove()  # as at the end of a request
     gc.collect()
     assert watched() is None
+
+
+def test_every_page_answers_head_as_it_answers_get(client: FlaskClient) -> None:
+    """A HEAD request (a link checker, a proxy's health check) is answered as the page's GET
+    is, without its body: never a form's refusal."""
+    for url in every_familys_pages(client):
+        got = client.get(url)
+        head = client.head(url)
+        assert head.status_code == got.status_code, url
+        assert head.data == b"", url
