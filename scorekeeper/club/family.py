@@ -155,6 +155,14 @@ def take_back(game: Game) -> TakenBack | None:
     return TakenBack(logged, message)
 
 
+def undo_refused(game: Game) -> str | None:
+    """A closed session's results are published: none is taken back in one tap."""
+    assert isinstance(game, ClubSession)
+    if game.closed:
+        return _("The session is closed: open it again to take a result back.")
+    return None
+
+
 def code_text(code: str | None) -> str:
     """A result's code from the log, in the reader's language."""
     if not code:
@@ -228,6 +236,7 @@ FAMILY: Family = register(
         export=game_to_json,
         read_file=game_from_json,
         take_back=take_back,
+        undo_refused=undo_refused,
         describe=describe,
         file_kind=file_kind,
         file_for_everyone=lambda game: (
@@ -338,7 +347,8 @@ def holding_text(ranks: str) -> str:
 
 
 def par_text(found: Par) -> str:
-    """Par in words: "4♠ N/S =, North-South +420", or a board to pass out."""
+    """Par in words, from North-South's side as travellers and par tables are read (RULES.md
+    §4): "4♠ N/S =, NS +420", "4♥ E/W +1, NS −450", or a board to pass out."""
     if not found.contracts:
         return _("pass it out, 0")
     declarers: dict[tuple[str, int], list[str]] = {}
@@ -347,13 +357,10 @@ def par_text(found: Par) -> str:
         key = (contract_label(contract.level, contract.strain, contract.doubled), played.difference)
         declarers.setdefault(key, []).append(str(SEAT_LETTERS[played.declarer]))
     contracts = ", ".join(
-        f"{name} {'/'.join(seats)} {f'{difference:+d}'.replace('-', '−') if difference else '='}"
+        f"{name} {'/'.join(seats)} {signed(difference) if difference else '='}"
         for (name, difference), seats in declarers.items()
     )
-    points = f"+{abs(found.score)}"
-    if found.score >= 0:
-        return _("%(contracts)s, North-South %(points)s", contracts=contracts, points=points)
-    return _("%(contracts)s, East-West %(points)s", contracts=contracts, points=points)
+    return _("%(contracts)s, NS %(score)s", contracts=contracts, score=signed(found.score))
 
 
 def shown_name(game: ClubSession, pair: Pair) -> str:

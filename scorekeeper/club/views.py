@@ -189,7 +189,7 @@ def render_session(game: ClubSession) -> str:
         missing=still_missing(grid, max((r.round for r in game.results), default=0)),
         scorer=scorer,
         table_links=table_links(game) if scorer and movement is not None else [],
-        close_form=ConfirmForm(data={"drawn_from": game.live_version}) if scorer else None,
+        close_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
         shown_form=ShownForm(
             data={
                 "drawn_from": game.version,
@@ -255,10 +255,13 @@ def table_qr(game_id: str, table: int) -> Response:
 
 @bp.post("/<game_id>/close")
 def close(game_id: str) -> Outcome:
-    """Close the session (no more entries from the tables), or open it again."""
+    """Close the session (no more entries from the tables), or open it again. The button
+    depends on the session's own row (open or closed), not on the tables' entries, which go
+    on while the director closes."""
 
     def change(game: ClubSession) -> Outcome | None:
-        if not ConfirmForm.sent_as_drawn(game):
+        form = ConfirmForm()
+        if not form.validate() or not drawn_from_now(form, game.version):
             flash(_("The session changed since this page was drawn; try again."), "error")
             return game_page(game)
         game.setting("closed", not game.closed)
@@ -628,7 +631,7 @@ def names(game_id: str) -> Outcome:
     """The players of each pair (optional)."""
 
     def change(game: ClubSession) -> Outcome | None:
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):
             data = {"drawn_from": game.version, "names": [p.names for p in game.pairs]}
             form = NamesForm(data=data)
             return render_names(game, form)
@@ -705,9 +708,11 @@ def render_table(
     conflict: dict[str, Any] | None = None,
     form_board: int | None = None,
     action: str | None = None,
+    chosen_board: int | None = None,
 ) -> tuple[str, int]:
-    """A table's page; its form is for ``form_board`` (default: the next board to play), sent
-    to ``action`` (default: that board's entry)."""
+    """A table's page; its form is for ``form_board`` (default: the board the table chose to
+    play next, ``chosen_board``, if it is still to play; else the next in the table's order),
+    sent to ``action`` (default: that board's entry)."""
     current = movement.current_round(table, game.entered)
     shown = round_ or current
     seating = seating_at(movement, shown, table) if shown else None
@@ -718,7 +723,9 @@ def render_table(
     boards = []
     next_board = None
     if seating is not None and not movement.sits_out(seating):
-        for board in seating.boards:
+        # Tables passing boards between them start on different ones (board_order); any
+        # board still to play may be entered first, the table's choice.
+        for board in movement.board_order(seating):
             result = game.result_at(board, table, seating.round)
             boards.append((board, result))
             if result is None and next_board is None:
@@ -736,6 +743,8 @@ def render_table(
     sits_out = seating is not None and movement.sits_out(seating)
     followed = None if sits_out else g.get("part_version") or game.version + stored
     live_part = (url_for(".part_version", game_id=game.id, part=table), followed)
+    if form_board is None and chosen_board in dict(boards) and dict(boards)[chosen_board] is None:
+        form_board = chosen_board
     form_board = form_board or next_board
     if form is None and form_board is not None:
         form = ResultForm(formdata=None, data={"drawn_from": stored})
@@ -772,6 +781,7 @@ def render_table(
         travellers_url=url_for(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
         ),
+        travellers_round=round_just_played(game, movement, table),
         here=table_path(game, table, round=shown) if shown else table_path(game, table),
         live_game=game,
         live_part=live_part if followed is not None else None,
@@ -786,14 +796,17 @@ def table_page(game_id: str, table: int, token: str) -> Response | str:
     and under the link's token, so only the table's own link finds it kept: any other is
     checked as its page is drawn."""
     asked = request.args.get("round", type=int)
+    board = request.args.get("board", type=int)
 
     def draw() -> str:
         game = club_session(game_id)
         movement = table_or_404(game, table, token)
         round_ = asked if asked is not None and 1 <= asked <= movement.rounds else None
-        return render_table(game, movement, table, round_)[0]
+        return render_table(game, movement, table, round_, chosen_board=board)[0]
 
-    return kept_page(FAMILY, game_id, draw, table, token, asked, opens_the_game=False, part=table)
+    return kept_page(
+        FAMILY, game_id, draw, table, token, asked, board, opens_the_game=False, part=table
+    )
 
 
 def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
@@ -1396,15 +1409,27 @@ def hands_played(game: ClubSession, seating: Seating) -> dict[int, HandRecord]:
     return {board: record for board, record in records.items() if board in played}
 
 
+def round_just_played(game: ClubSession, movement: Movement, table: int) -> int:
+    """The round whose pairs a table's travellers are for: the one it is at, but that the
+    round just finished stays until the table enters the next one's first result, so that
+    the pairs who played its last board see its traveller, hands and par."""
+    current = movement.current_round(table, game.entered)
+    if current is None:
+        return movement.rounds
+    latest = max((r.round for r in game.results if r.table == table), default=None)
+    return latest if latest is not None and latest < current else current
+
+
 @bp.get("/<game_id>/table/<int:table>/<token>/travellers")
 def table_travellers(game_id: str, table: int, token: str) -> str:
     """The travellers a table's phone shows: of the boards both pairs seated there now have
     played, or every board, as the director chose."""
     game = club_session(game_id)
     movement = table_or_404(game, table, token)
-    shown = movement.current_round(table, game.entered) or movement.rounds
-    seating = seating_at(movement, shown, table)
+    round_ = round_just_played(game, movement, table)
+    seating = seating_at(movement, round_, table)
     assert seating is not None
+    current = movement.current_round(table, game.entered)
     return printout(
         game,
         "club/travellers.html",
@@ -1414,6 +1439,8 @@ def table_travellers(game_id: str, table: int, token: str) -> str:
         hands=hands_played(game, seating),
         back=table_path(game, table),
         table=table,
+        # The pairs of a round just finished, named while the next round's pairs sit down.
+        finished_round=round_ if current is not None and round_ < current else None,
     )
 
 

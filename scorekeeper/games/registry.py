@@ -66,6 +66,9 @@ class Family:
     """A line of the corrections log, in the reader's language."""
     file_kind: Callable[[Game], str]
     """What the game's files are named after, before the date and the id ("bridge-rubber")."""
+    undo_refused: Callable[[Game], str | None] = lambda game: None
+    """Why nothing may be taken back now, in the reader's language (a club session closed,
+    whose results are published), or ``None``."""
     file_for_everyone: Callable[[Game], bool] = lambda game: True
     """Whether whoever has the game's address may have its file now; else its scorer alone (a
     club session's, until the director shows every result)."""

@@ -70,6 +70,9 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
             if not ConfirmForm.sent_as_drawn(game):  # a retry finds the game changed too
                 flash(_("The game changed since this page was drawn; nothing was undone."), "error")
                 return game_page(game)
+            if (refused := family.undo_refused(game)) is not None:
+                flash(refused, "error")
+                return game_page(game)
             taken = family.take_back(game)
             if taken is None:
                 flash(_("There is nothing to undo."), "error")

@@ -509,8 +509,9 @@ class Movement:
 
     def shared_with(self, seating: Seating) -> tuple[int, ...]:
         """The other tables playing the same board set in the same round, which pass its
-        boards between them; only the 3-table Howell has any. A table sitting out plays
-        nothing and shares nothing.
+        boards between them: the 3-table Howell's first round, and a table added for two late
+        pairs with the table whose boards it plays. A table sitting out plays nothing and
+        shares nothing.
 
         >>> movement = howell(3, 3)
         >>> movement.shared_with(movement.seatings[0]), movement.shared_with(movement.seatings[3])
@@ -526,10 +527,30 @@ class Movement:
             and not self.sits_out(other)
         )
 
+    def board_order(self, seating: Seating) -> tuple[int, ...]:
+        """The boards of ``seating`` in the order its table plays them. Tables sharing a
+        board set (:meth:`shared_with`) start on different boards of it and pass each one
+        on: the second of them by table number starts on the set's second board, and so on
+        (round the set again when there are more tables than boards). Any other table plays
+        its boards in order.
+
+        >>> movement = mitchell(7, 3).with_added_table(2)
+        >>> [(s.table, movement.board_order(s)) for s in movement.round_seatings(2)
+        ...  if movement.shared_with(s)]
+        [(4, (13, 14, 15)), (8, (14, 15, 13))]
+        """
+        shared = self.shared_with(seating)
+        if not shared:
+            return seating.boards
+        start = sorted((seating.table, *shared)).index(seating.table) % len(seating.boards)
+        return seating.boards[start:] + seating.boards[:start]
+
     def boards_go_to(self, seating: Seating) -> tuple[int, ...] | None:
         """The tables the boards of ``seating`` go to for the next round: in a Mitchell the
-        table below (the last table's to table 1); none when no table plays them next round
-        (they wait on the relay stand); ``None`` when no table plays them again.
+        table below (the last table's to table 1), or the tables that play them there (not
+        a table whose pairs sit out while an added table plays its boards); none when no
+        table plays them next round (they wait on the relay stand); ``None`` when no table
+        plays them again.
 
         >>> movement = mitchell(3, 2)
         >>> [movement.boards_go_to(s) for s in movement.round_seatings(1)]
@@ -537,6 +558,8 @@ class Movement:
         >>> movement.boards_go_to(movement.round_seatings(3)[0]) is None
         True
         """
+        if self.not_yet_there(seating):
+            return None  # the table's place holds no boards before it is there
         later = [
             s
             for s in self.seatings
@@ -544,7 +567,11 @@ class Movement:
         ]
         if not later:
             return None
-        return tuple(sorted(s.table for s in later if s.round == seating.round + 1))
+        following = [s for s in later if s.round == seating.round + 1]
+        # Boards a table added for one late pair plays go there, not to the table it took its
+        # East-West pair from, which sits out; a sit-out table's own boards rest there.
+        playing = [s for s in following if not self.sits_out(s)]
+        return tuple(sorted(s.table for s in playing or following))
 
     def next_move(
         self, pair: int, round: int, direction: Side | None = None
@@ -644,13 +671,14 @@ class Movement:
     def moves_after(self, seating: Seating) -> dict[str, tuple[int, Side] | None] | None:
         """Where the two pairs of ``seating`` go after its round: ``"ns"`` the pair in the
         North-South seats, ``"ew"`` the one in East-West's (the other way round in an
-        arrow-switched round); ``None`` after the last round.
+        arrow-switched round); ``None`` after the last round, and at a table added later in a
+        round before it was there.
 
         >>> mitchell(3, 1).moves_after(mitchell(3, 1).seatings[0])
         {'ns': (1, <Side.NS: 'NS'>), 'ew': (2, <Side.EW: 'EW'>)}
         """
-        if seating.round >= self.rounds:
-            return None
+        if seating.round >= self.rounds or self.not_yet_there(seating):
+            return None  # nobody sits at a table not there yet
         moves = {}
         for key, side in (("ns", Side.NS), ("ew", Side.EW)):
             pair, direction = seating.at(side)

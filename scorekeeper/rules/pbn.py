@@ -539,6 +539,7 @@ def read_pbn(data: bytes | str) -> PbnFile:
     totals: list[_TotalRow] = []
     deals: dict[int, str] = {}
     event: str | None = None
+    club = ""
     day: date | None = None
     scoring: Scoring | None = None
     columns: set[str] = set()
@@ -554,6 +555,8 @@ def read_pbn(data: bytes | str) -> PbnFile:
             if event is None:
                 event = _text(game.tags.get("Event", ("", line))[0], line, "Event")
                 event = "" if event.strip() == "?" else event
+                club = _text(game.tags.get("Site", ("", line))[0], line, "Site")
+                club = "" if club.strip() == "?" else club
                 day = _date(*game.tags.get("Date", ("", line)))
             if "Deal" in game.tags:
                 deal = _deal(*game.tags["Deal"])
@@ -599,6 +602,7 @@ def read_pbn(data: bytes | str) -> PbnFile:
         scoring=scoring,
         event=event or "",
         date=day,
+        club=club,
         names=names,
         deals=deals,
         tiebreaks={line.pair: line.tiebreak for line in standings if line.tiebreak is not None},
@@ -781,11 +785,11 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
     writes it: the ranking (per direction, with a Direction column, when pairs are numbered
     within their direction), the tiebreaks given, the pairs' names.
 
-    Tags PBN asks for that a session does not have are written as it says: "?" for unknown
-    (the site; the event and the date when not known), "" where they do not apply (the
-    players, declarer, contract and result of a board played at many tables). A deal not
-    known gives no hand: "N:- - - -", the dealer first. Control characters in names become
-    spaces. The text ends lines with LF; the caller encodes it (UTF-8).
+    The site is the club's name. Tags PBN asks for that a session does not have are written as
+    it says: "?" for unknown (the site, the event and the date when not known), "" where they
+    do not apply (the players, declarer, contract and result of a board played at many
+    tables). A deal not known gives no hand: "N:- - - -", the dealer first. Control characters
+    in names become spaces. The text ends lines with LF; the caller encodes it (UTF-8).
 
     :func:`read_pbn` reads it back to the same session, its results board by board.
 
@@ -807,6 +811,7 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
     date_text = f"{day.year:04d}.{day.month:02d}.{day.day:02d}" if day else "????.??.??"
     scoring_text = "IMP;Butler" if session.scoring is Scoring.BUTLER else "MatchPoints;MP1"
     event = _quoted(session.event) if session.event else '"?"'
+    site = _quoted(session.club) if session.club else '"?"'
     lines = ["% PBN 2.0", "% EXPORT"]
     for index, board in enumerate(sorted(set(by_board) | set(session.deals))):
         dealer = board_dealer(board)
@@ -815,7 +820,7 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
             lines.append("")
         lines += [
             f"[Event {event}]",
-            '[Site "?"]',
+            f"[Site {site}]",
             f'[Date "{date_text}"]',
             f'[Board "{board}"]',
             '[West ""]',

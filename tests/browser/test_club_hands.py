@@ -66,7 +66,7 @@ def test_a_table_s_phone_shows_the_hands_after_its_board_and_flags_an_improbable
     expect(phone.locator(".hand-record")).to_have_count(2)
     first = phone.get_by_role("region", name="Board 1: the hands")
     expect(first.locator(".hand-north")).to_contain_text("KQ106")
-    expect(first.locator(".par")).to_have_text("Par 4♠ N/S =, North-South +420")
+    expect(first.locator(".par")).to_have_text("Par 4♠ N/S =, NS +420")
     # North's tricks in NT, ♠, ♥, ♦, ♣, as Magic Contest's analysis has them.
     north = first.locator(".double-dummy tbody tr").first.locator("td")
     expect(north).to_have_text(["8", "10", "6", "9", "7"])

@@ -284,6 +284,17 @@ def test_an_arrow_switched_mitchell_is_played_on_a_phone_and_ranked_as_one_field
     for _place, pair, pct in shown:
         direction, number = pair.split(" ")
         assert pct == f"{float(expected[direction, int(number)][1]):.2f}", pair
+    # The printed score cards: a switched round's "(you sat North-South)" no larger than its row.
+    director.goto(director.url + "/cards")
+    director.emulate_media(media="print")
+    rows = director.locator(".score-card tbody tr").evaluate_all(
+        """rows => rows.map(row => [...row.querySelectorAll("td, td *")].map(
+               (cell) => [cell.tagName, parseFloat(getComputedStyle(cell).fontSize)]))"""
+    )
+    assert any(len(row) > 6 for row in rows), "no switched round on the cards"
+    for row in rows:
+        row_size = max(size for tag, size in row if tag == "TD")
+        assert all(size <= row_size for _tag, size in row), row
     director.context.close()
     phone.context.close()
 

@@ -171,6 +171,21 @@ def check_movement(movement: Movement, tables: int, boards_per_round: int, phant
             and sitting_out not in labels(movement, seating)
         )
         assert movement.shared_with(seating) == sharing
+    check_board_order(movement)
+
+
+def check_board_order(movement: Movement) -> None:
+    """Each table plays its round's boards once each, in their order round the set, and
+    tables sharing a set start on different boards of it as long as it has enough."""
+    for seating in movement.seatings:
+        order = movement.board_order(seating)
+        boards = seating.boards
+        start = boards.index(order[0])
+        assert order == boards[start:] + boards[:start]
+        sharing = (seating.table, *movement.shared_with(seating))
+        firsts = {movement.board_order(movement.round_seatings(seating.round)[t - 1])[0]
+                  for t in sharing}  # fmt: skip
+        assert len(firsts) == min(len(sharing), len(boards))
 
 
 def check_mitchell(movement: Movement, tables: int, boards_per_round: int) -> None:
@@ -683,6 +698,8 @@ def test_a_table_added_for_late_pairs_keeps_the_rules_from_any_round_it_can(
                 assert movement.sits_out(usual) == (late == 1)
                 if late == 2:
                     assert movement.shared_with(new) == (usual.table,)
+                    # The two tables do not wait for the same board.
+                    assert movement.board_order(new)[0] != movement.board_order(usual)[0]
                 else:
                     sat_out[usual.ns] += 1
             seen = set()
@@ -701,6 +718,16 @@ def test_a_table_added_for_late_pairs_keeps_the_rules_from_any_round_it_can(
         for seating in movement.seatings:  # no board goes to the table before it is there
             going = movement.boards_go_to(seating) or ()
             assert added not in going or seating.round + 1 >= arrival
+            if movement.not_yet_there(seating):  # nobody there, nothing moves from there
+                assert movement.moves_after(seating) is None
+                assert movement.boards_go_to(seating) is None
+            elif seating.round < movement.rounds:
+                # The boards go where they are played next round (a set resting at a sit-out
+                # table of the full Mitchell stays on its way), not to a table sitting out.
+                following = movement.round_seatings(seating.round + 1)
+                players = [s.table for s in following if s.boards == seating.boards]
+                playing = [t for t in players if not movement.sits_out(following[t - 1])]
+                assert going == tuple(sorted(playing or players))
         assert all(count == 1 for count in sat_out.values())  # nobody sits out twice
         # Each pair is told where it goes, the late ones from the new table's first round.
         for pair, direction in movement.pairs_listed():

@@ -81,3 +81,79 @@ def test_fifteen_tables_enter_at_once(servers: list[Server]) -> None:
     assert refused == []
     page = director.request(session)[1]
     assert f"Results in: {TABLES * rounds * 2} of {TABLES * rounds * 2}" in page
+
+
+CLOSING_TABLES = 8
+RESULTS_IN = re.compile(r"Results in: (\d+) of")
+CLOSE_FORM = re.compile(r'action="(/club/[^"]+/close)"(?:.|\n)*?name="csrf_token" type="hidden" '
+                        r'value="([^"]+)"(?:.|\n)*?name="drawn_from" type="hidden" '
+                        r'value="(\d+)"')  # fmt: skip
+
+
+def test_the_director_closes_the_session_while_every_table_goes_on_entering(
+    servers: list[Server],
+) -> None:
+    """Closing depends on the session's own row, not on the tables' entries: the director's
+    page drawn once closes the session at the first tap, however many results come in
+    meanwhile, and no table's result is stored after it."""
+    director = Phone(servers[0].url)
+    _status, page, _location = director.request("/club/new")
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    form = {
+        "csrf_token": token.group(1),
+        "nonce": nonce.group(1),
+        "movement": "mitchell",
+        "tables": str(CLOSING_TABLES - 1),
+        "boards_per_round": "3",
+        "pairs": "even",
+        "scoring": "matchpoints",
+    }
+    status, body, location = director.request("/club/new", form)
+    assert status == 302, body
+    session = location.removeprefix(servers[0].url)
+    links = TABLE_LINK.findall(director.request(session)[1])
+    stop = threading.Event()
+    sent: list[int] = []
+
+    def keep_entering(index: int) -> None:
+        phone = Phone(servers[index % len(servers)].url)
+        while not stop.is_set():
+            page = phone.request(links[index])[1]
+            entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+            if not (entry and token and version):
+                return  # the table is done, or the session closed
+            data = {"csrf_token": token.group(1), "drawn_from": version.group(1)}
+            status, _body, _location = phone.request(entry.group(1), {**data, "result": "passed"})
+            if status == 302:
+                sent.append(index)
+
+    threads = [threading.Thread(target=keep_entering, args=(index,)) for index in range(len(links))]
+    for thread in threads:
+        thread.start()
+    try:
+        while len(sent) < 3 * len(links):  # the room is busy
+            stop.wait(0.05)
+        found = CLOSE_FORM.search(director.request(session)[1])
+        assert found
+        action, csrf, drawn_from = found.groups()
+        while len(sent) < 6 * len(links):  # results keep coming after the page was drawn
+            stop.wait(0.05)
+        status, _body, location = director.request(
+            action, {"csrf_token": csrf, "drawn_from": drawn_from}
+        )
+        assert status == 302
+        page = director.request(location.removeprefix(servers[0].url))[1]
+        assert "The session is closed." in page, page
+        at_close = RESULTS_IN.search(page)
+        assert at_close
+        stop.wait(1)  # the tables try on
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    page = director.request(session)[1]
+    assert "Open the session again" in page
+    stored = RESULTS_IN.search(page)
+    assert stored and stored.group(1) == at_close.group(1)  # nothing entered after the close
+    assert int(stored.group(1)) >= 6 * len(links)

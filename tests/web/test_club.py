@@ -541,6 +541,48 @@ def test_a_closed_session_takes_no_more_results_from_the_tables(
     assert club.session(app).results == []
 
 
+def test_undo_takes_no_result_from_a_closed_session(client: FlaskClient, app: Flask) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    assert club.enter(1, {"result": "passed"})[2] == 302
+    client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))
+    page = text(client.get(club.url))
+    assert "Undo the last result entered" not in page
+    # A form sent all the same, drawn from the closed session as it is.
+    sent = {**session_form(client, club.url, "close"), "drawn_from": club.session(app).live_version}
+    response = client.post(f"{club.url}/undo", data=sent)
+    assert response.status_code == 302
+    page = text(client.get(response.headers["Location"]))
+    assert "The session is closed: open it again to take a result back." in page
+    assert len(club.session(app).results) == 1
+    client.post(f"{club.url}/close", data=session_form(client, club.url, "close"))  # reopened
+    response = client.post(f"{club.url}/undo", data=session_form(client, club.url, "undo"))
+    assert "taken back" in text(client.get(response.headers["Location"]))
+    assert club.session(app).results == []
+
+
+def test_the_club_s_name_is_on_every_printout_and_in_its_files(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(**SMALL, club="Bridge Club de Mâcon", event="Tournoi du mardi")
+    play_whole_session(club, 3, seed=8)
+    for page in ("ranking", "travellers", "cards", "movement", "hands/print"):
+        response = client.get(f"{url}/{page}")
+        assert response.status_code == 200, page
+        assert '<p class="club-name">Bridge Club de Mâcon</p>' in text(response), page
+    pbn = client.get(f"{url}/session.pbn").get_data(as_text=True)
+    assert pbn.count('[Site "Bridge Club de Mâcon"]') == 6  # every board's game
+    assert '[Site "?"]' not in pbn
+    usebio = client.get(f"{url}/session.xml").get_data(as_text=True)
+    assert "<CLUB_NAME>Bridge Club de Mâcon</CLUB_NAME>" in usebio
+    for exported, name in ((pbn.encode(), "s.pbn"), (usebio.encode(), "s.xml")):
+        imported = import_results(client, exported, name)
+        assert '<p class="club-name">Bridge Club de Mâcon</p>' in text(
+            client.get(f"{imported}/ranking")
+        ), name
+
+
 def test_pairs_names_show_in_the_ranking(client: FlaskClient, app: Flask) -> None:
     club = Club(client)
     club.start(
@@ -1439,6 +1481,15 @@ def test_round_by_round_the_phone_s_travellers_are_those_of_the_boards_played(
     club.enter(1, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
     travellers = text(client.get(club.tables[1] + "/travellers"))
     assert "3NT S made" in travellers  # this table's own result, before round 1 is over
+    # The round's last board: its pairs see its traveller until the next round begins here.
+    club.enter(1, {"level": "4", "strain": "H", "declarer": "N", "doubled": "1", "result": "-2"})
+    assert "Round 2 of 3" in text(client.get(club.tables[1]))  # the phone moves on
+    travellers = text(client.get(club.tables[1] + "/travellers"))
+    assert "3NT S made" in travellers and "4♥X N −2" in travellers
+    assert "Board 2" in travellers
+    club.enter(1, {"result": "passed"})  # round 2 begins: its pairs have not played those
+    travellers = text(client.get(club.tables[1] + "/travellers"))
+    assert "3NT S made" not in travellers and "4♥X N −2" not in travellers
 
 
 def test_an_arrow_switched_mitchell_seats_the_phones_and_ranks_as_one_field(
@@ -1571,6 +1622,59 @@ def test_late_pairs_get_one_more_table_and_the_session_ranks_as_counted(
     response = upload(client, "/import", exported, "session.json")
     assert response.status_code == 302, text(response)
     assert ranking_rows(text(client.get(response.headers["Location"]))) == shown
+
+
+def test_tables_sharing_boards_start_on_different_ones_and_either_may_be_entered_first(
+    client: FlaskClient, app: Flask
+) -> None:
+    club = Club(client)
+    url = club.start(movement="mitchell", tables="7", boards_per_round="3", pairs="even")
+    rng = random.Random(4)
+    for table in sorted(club.tables):
+        for _board in range(3):
+            assert club.enter(table, random_result(rng))[2] == 302
+    (form,) = [f for f in forms_of(text(client.get(url))) if f.action.endswith("/added-table")]
+    response = client.post(form.action, data={**as_drawn(form), "from_round": "2", "pairs": "2"})
+    assert response.status_code == 302
+    page = text(client.get(url))
+    club.tables = {int(number): link for link, number in TABLE_LINK.findall(page)}
+    movement = club.session(app).movement
+    assert movement is not None
+    cards = text(client.get(f"{url}/movement"))
+    for round_ in range(2, movement.rounds + 1):
+        sharing = [s for s in movement.round_seatings(round_) if movement.shared_with(s)]
+        assert len(sharing) == 2
+        first, second = sharing
+        asked = {}
+        for seating in sharing:
+            other = next(s.table for s in sharing if s is not seating)
+            page = text(client.get(club.tables[seating.table]))
+            asked[seating.table] = int(ENTRY.search(page).group(3))  # type: ignore[union-attr]
+            assert (
+                f"shared with table {other}: start with board {asked[seating.table]} and pass"
+            ) in page
+            assert f"(shared with table {other}: start with board {asked[seating.table]})" in cards
+        assert asked[first.table] != asked[second.table]
+        # The second table finds its first board still with the first: it plays another.
+        page = text(client.get(club.tables[second.table]))
+        (other_board,) = {*second.boards} - {asked[first.table], asked[second.table]}
+        choice = f"{club.tables[second.table]}?round={round_}&amp;board={other_board}"
+        assert choice in page
+        page = text(client.get(choice.replace("&amp;", "&")))
+        assert ENTRY.search(page).group(3) == str(other_board)  # type: ignore[union-attr]
+        for table in (first.table, second.table):
+            while True:
+                found = ENTRY.search(text(client.get(club.tables[table])))
+                if found is None or int(found.group(2)) != round_:
+                    break
+                assert club.enter(table, random_result(rng))[2] == 302
+        for seating in movement.round_seatings(round_):
+            if seating not in sharing and not movement.sits_out(seating):
+                for _board in seating.boards:
+                    assert club.enter(seating.table, random_result(rng))[2] == 302
+    session = club.session(app)
+    assert len(session.results) == 3 * (7 * 7 + 6)
+    assert "Enter this board now" not in text(client.get(club.tables[1]))
 
 
 def test_a_pair_leaving_leaves_its_opponents_sitting_out_and_ranks_with_neuberg(

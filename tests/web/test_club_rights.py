@@ -117,16 +117,21 @@ def test_before_the_session_closes_a_table_shows_what_both_its_pairs_have_played
     page = html.unescape(text(phone.get(director.tables[1])))
     assert "Travellers of the boards both pairs here have played" in page
     assert shown_at(phone, director.tables[1]) == {1}
-    # At table 2 the next round has begun: NS 2 stays, and the East-West pair arriving has
-    # not played boards 3 and 4, which NS 2 just played there.
-    page = text(phone.get(director.tables[2]))
-    assert "Round 2 of 3" in page
-    assert shown_at(phone, director.tables[2]) == set()
+    # At table 2 round 1 is over: its pairs see the boards they just played there until the
+    # next round begins with its first result; the East-West pair arriving then has not
+    # played boards 3 and 4, which NS 2 just played there.
+    page = html.unescape(text(phone.get(director.tables[2])))
+    assert "Round 2 of 3" in page and "Travellers of round 1, just played" in page
+    assert shown_at(phone, director.tables[2]) == {3, 4}
+    finished = text(phone.get(director.tables[2] + "/travellers"))
+    assert "Round 1, just finished at this table" in finished
+    assert director.enter(2, MADE)[2] == 302  # round 2 begins: board 5, which both now played
+    assert shown_at(phone, director.tables[2]) == {5}
     page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
     assert "once both pairs at this table have played it" in page
     assert shown_at(phone, director.tables[3]) == set()
     assert director.enter(1, MADE)[2] == 302  # table 1 ends its round: a new pair arrives
-    assert shown_at(phone, director.tables[1]) == set()
+    assert shown_at(phone, director.tables[1]) == {1, 2}  # until it enters round 2's first
     for name in RESULTS_PAGES:
         response = phone.get(f"{director.url}/{name}")
         assert response.status_code == 403, name
@@ -141,7 +146,7 @@ def test_before_the_session_closes_a_table_shows_what_both_its_pairs_have_played
     assert send(client, director.url, "/close") == 302
     for name in (*RESULTS_PAGES, "ranking"):  # and everyone once the session is closed
         assert phone.get(f"{director.url}/{name}").status_code == 200, name
-    assert shown_at(phone, director.tables[3]) == {1, 2, 3, 4}
+    assert shown_at(phone, director.tables[3]) == {1, 2, 3, 4, 5}
 
 
 def test_the_director_may_show_nothing_before_the_end_or_everything_as_it_comes(

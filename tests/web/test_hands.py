@@ -91,7 +91,16 @@ def test_a_pbn_file_s_hands_are_kept_solved_and_agree_with_magic_contest(
         side, points = reference["OptimumScore"].split()
         assert record.par.score == (int(points) if side == "NS" else -int(points))
     page = text(client.get(f"{url}/hands"))
-    assert "4♠ N/S =, North-South +420" in page  # board 1
+    assert "4♠ N/S =, NS +420" in page  # board 1
+    # Every par from North-South's side, as the file's OptimumScore is read at the club.
+    pars = re.findall(r'<p class="par"><strong>Par</strong> [^<]*, NS ([+−]\d+|0)</p>', page)
+    said = []
+    for reference in FFB[:15]:
+        side, points = reference["OptimumScore"].split()
+        score = int(points) if side == "NS" else -int(points)
+        said.append(f"{score:+d}".replace("-", "−") if score else "0")
+    assert pars == said and "−" in "".join(pars)
+    assert "East-West +" not in page and "North-South +" not in page
     assert page.count('class="double-dummy"') == 15
     assert "KQ106" in page  # North's spades on board 1, the ten as players write it
 
@@ -154,11 +163,17 @@ def test_the_hands_are_shown_only_to_those_who_have_played_them(
     assert "Board 1" in travellers and 'class="hand-record"' not in travellers
     assert looking_on.get(f"{url}/hands/print").status_code == 403
     assert looking_on.get(f"{url}/hands").status_code in (403, 404)
-    # Table 1 played boards 1-3 in round 1 and moves on: its phone now seats round 2's
-    # pairs, who have not played them, so no hands; in a Mitchell North-South stay, East-West
-    # come from table 2 having played boards 4-6 there, against another North-South.
+    # Table 1 played boards 1-3 in round 1: its pairs see their hands until round 2 begins
+    # there. Then its phone seats round 2's pairs, who have not played them, so no hands; in
+    # a Mitchell North-South stay, East-West come from table 2 having played boards 4-6
+    # there, against another North-South.
     table_page = text(club.client.get(club.tables[1] + "/travellers"))
-    assert 'class="hand-record"' not in table_page
+    assert table_page.count('class="hand-record"') == 3
+    assert 'aria-label="Board 1: the hands"' in table_page
+    club.enter(1, {"result": "passed"})
+    table_page = text(club.client.get(club.tables[1] + "/travellers"))
+    assert table_page.count('class="hand-record"') == 1  # the board both have now played
+    assert 'aria-label="Board 1: the hands"' not in table_page
     assert "Board 4" in table_page  # the results, as the director shows them all
     # The director sees every hand; everyone once the session is closed.
     assert text(client.get(f"{url}/travellers")).count('class="hand-record"') == 15
@@ -180,12 +195,17 @@ def test_a_table_s_phone_shows_the_hands_of_the_boards_its_pairs_have_played(
         club.enter(1, fields)
     page = text(club.client.get(club.tables[1] + "/travellers"))
     assert page.count('class="hand-record"') == 2
-    assert "4♠ N/S =, North-South +420" in page  # board 1's par
+    assert "4♠ N/S =, NS +420" in page  # board 1's par
     assert 'aria-label="Board 3: the hands"' not in page  # still to play
-    # The round over, the pairs move on: the pairs arriving have not played boards 1 to 3.
+    # The round over, its pairs see the hands of its three boards, until the next round's
+    # first result: the pairs arriving have not played boards 1 to 3.
     club.enter(1, {"result": "passed"})
     page = text(club.client.get(club.tables[1] + "/travellers"))
-    assert 'class="hand-record"' not in page
+    assert page.count('class="hand-record"') == 3
+    club.enter(1, {"result": "passed"})
+    page = text(club.client.get(club.tables[1] + "/travellers"))
+    assert 'aria-label="Board 1: the hands"' not in page
+    assert 'aria-label="Board 3: the hands"' not in page
 
 
 def test_a_result_far_from_what_the_cards_make_is_flagged_before_east_west_confirm(
@@ -300,7 +320,7 @@ def test_an_imported_results_file_s_deals_are_solved_and_shown_on_its_travellers
         assert game is not None
         tables = {row.board: row.tricks for row in game.deals}
     assert tables == {board: ffb_table(FFB[board - 1]).to_text() for board in range(1, 31)}
-    assert re.search(r"Par</strong> 4♠ N/S =, North-South \+420", travellers)
+    assert re.search(r"Par</strong> 4♠ N/S =, NS \+420", travellers)
 
 
 def test_hands_given_again_while_the_solver_works_are_never_given_the_old_analysis(

@@ -311,9 +311,11 @@ def table_draws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     drawn: list[int] = []
     draw = club_views.render_table
 
-    def counting(game: Game, movement: object, table: int, *args: object) -> tuple[str, int]:
+    def counting(
+        game: Game, movement: object, table: int, *args: object, **kwargs: object
+    ) -> tuple[str, int]:
         drawn.append(table)
-        return draw(game, movement, table, *args)  # type: ignore[arg-type]
+        return draw(game, movement, table, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(club_views, "render_table", counting)
     return drawn
