@@ -24,7 +24,7 @@ from flask import (
 )
 from flask_babel import format_decimal, format_percent
 from flask_babel import gettext as _
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response as BaseResponse
@@ -57,7 +57,7 @@ from scorekeeper.circles.transfer import export_circle, export_person, import_ci
 from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import Outcome, write_entry
-from scorekeeper.games.forms import ImportForm
+from scorekeeper.games.forms import ChangeForm, ImportForm
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
@@ -66,7 +66,7 @@ from scorekeeper.games.rights import form_key
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
-from scorekeeper.rules.history import public_names
+from scorekeeper.rules.history import name_key, public_names
 
 bp = Blueprint("circles", __name__, url_prefix="/circle")
 # The app that serves the circles' pages starts its games in them.
@@ -231,7 +231,6 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
     if chosen is not None:
         table = league_table(leagues[chosen], since, until)
         chart = wins_chart(leagues[chosen], since, until, names)
-    drawn_from = str(circle.version)
     page_html = render_template(
         "circles/circle.html",
         circle=circle,
@@ -245,11 +244,14 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
         links=circle_links(circle) if keeper else None,
         person_links=person_links(circle) if keeper else {},
         start=start_links(circle) if keeper else [],
-        add_form=forms.get("add_form") or PersonNameForm(data={"drawn_from": drawn_from}),
-        merge_form=forms.get("merge_form") or merge_form(circle, drawn_from),
+        add_form=forms.get("add_form") or PersonNameForm(data={"drawn_from": newest(circle)}),
+        merge_form=forms.get("merge_form") or merge_form(circle),
         rename=forms.get("rename"),
-        confirm=CircleConfirmForm(data={"drawn_from": drawn_from}),
-        drawn_from=drawn_from,
+        confirm=CircleConfirmForm(),
+        undone_next=last_undoable(circle),
+        conflict=forms.get("conflict"),
+        conflict_form=CircleConfirmForm() if forms.get("conflict") else None,
+        here=url_for("circles.page", circle_id=circle.id),
         family_name=lambda game: FAMILIES[game.family].name(),
         change_text=change_text,
     )
@@ -274,11 +276,13 @@ def change_text(change: CircleChange) -> str:
     return _("%(name)s shows their initials", name=who)
 
 
-def merge_form(circle: Circle, drawn_from: str) -> MergeForm:
+def merge_form(circle: Circle) -> MergeForm:
+    """Two people who are one, by their ids: what a merge depends on is in its fields (that
+    both are still people of their own), not in its ``drawn_from``."""
     choices = [(person.id, person.name) for person in circle.current_people]
     # Two different people to start from: the first two.
     first, second = [choice[0] for choice in choices[:2]] + [None] * (2 - len(choices[:2]))
-    form = MergeForm(data={"drawn_from": drawn_from, "merged": first, "kept": second})
+    form = MergeForm(data={"merged": first, "kept": second})
     form.kept.choices = choices
     form.merged.choices = choices
     return form
@@ -381,6 +385,50 @@ def qr_code(circle_id: str, link: str) -> Response:
 
 
 # --- Changes to the circle -----------------------------------------------------------------------
+#
+# Several phones keep a circle at once. A change is checked against what it depends on, not
+# against every change made to the circle since its page was drawn: a rename against the name it
+# renames (its form's ``drawn_from``), a merge against the two people still being people of
+# their own, undo against the change it takes back; two keepers' changes that touch different
+# things both apply. A change that finds its thing changed since is shown beside the other
+# phone's, with what was typed and one tap to put it in all the same (games/_conflict.html, as a
+# game's entries do); one that finds the same change made already says it is done.
+
+
+class DoneAlready(Exception):
+    """The change asked for is made already (by another phone, or by the same form sent twice):
+    its message is said as done, nothing more is saved."""
+
+
+class Conflict(Exception):
+    """What this change depends on was changed since its page was drawn: ``conflict`` shows the
+    other phone's change beside this one, with one tap to put this one in instead."""
+
+    def __init__(self, conflict: dict[str, Any]) -> None:
+        super().__init__(conflict["title"])
+        self.conflict = conflict
+
+
+def hold(circle: Circle) -> Circle:
+    """The circle, read once this transaction holds its row: a keeper's change waits for the
+    one another keeper is saving, then reads the circle as that one left it, rather than
+    failing against it (a write that fails every try loses what was typed). The row is written
+    first (as it is) to hold it, on SQLite and PostgreSQL alike."""
+    db.session.execute(
+        update(Circle)
+        .where(Circle.id == circle.id)
+        .values(version=Circle.version)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.expire_all()  # what was read before the wait, read again
+    return circle
+
+
+def held_circle(circle_id: str) -> Circle:
+    """The circle of this id, for a phone that keeps it, held (see :func:`hold`)."""
+    circle = get_circle_or_404(circle_id)
+    require_keeper(circle)
+    return hold(circle)
 
 
 def change_circle(
@@ -389,15 +437,12 @@ def change_circle(
     change: Callable[[Circle, Any], str | None],
     failed_page: Callable[[Circle, Any], Any] | None = None,
 ) -> Any:
-    """Load the circle, check the form (sent by a phone that keeps it, drawn from the circle
-    as it is), let ``change`` change it and return its log's message, or ``None`` with the
-    form's errors set; save it, its version counted, and go back to the circle's page."""
+    """Load the circle (held: see :func:`hold`), check the form (sent by a phone that keeps
+    it), let ``change`` check what it depends on, change it and return its log's message, or
+    ``None`` with the form's errors set (drawn again by ``failed_page``, with what was typed),
+    or raise :class:`NothingToDo`, :class:`DoneAlready` or :class:`Conflict`; save, and go back
+    to the circle's page."""
     message = ""
-
-    def load() -> Circle:
-        circle = get_circle_or_404(circle_id)
-        require_keeper(circle)
-        return circle
 
     def changed(circle: Circle) -> Any:
         nonlocal message
@@ -405,19 +450,24 @@ def change_circle(
         if isinstance(form, MergeForm):
             form.kept.choices = form.merged.choices = []
         if not form.validate():
-            if form.drawn_from.errors or "csrf_token" in form.errors:
+            db.session.rollback()
+            if "csrf_token" in form.errors:
                 flash(_("This form has expired: here is the circle as it is now."), "error")
                 return circle_page(circle)
             return refused(circle, form)
-        if form.drawn_from.data != str(circle.version):
-            flash(_("The circle changed since this page was drawn; nothing was changed."), "error")
-            return circle_page(circle)
         try:
             said = change(circle, form)
         except NothingToDo as nothing:
             db.session.rollback()
             flash(str(nothing), "error")
             return circle_page(circle)
+        except DoneAlready as done:
+            db.session.rollback()
+            flash(str(done))
+            return circle_page(circle)
+        except Conflict as conflict:
+            db.session.rollback()
+            return render_circle(circle, 409, conflict=conflict.conflict)
         if said is None:
             db.session.rollback()
             return refused(circle, form)
@@ -431,7 +481,7 @@ def change_circle(
         return circle_page(circle)
 
     return write_entry(
-        load,
+        lambda: held_circle(circle_id),
         changed,
         lambda circle: flash(message),
         page=circle_page,
@@ -457,8 +507,6 @@ def name_taken(circle: Circle, name: str, person: Person | None = None) -> str |
     """Why ``name`` cannot be given to ``person`` (a new person if None), if it cannot."""
     taken = circle.person_named(name)
     if taken is None:
-        from scorekeeper.rules.history import name_key
-
         if any(p.name_key == name_key(name) and p is not person for p in circle.people):
             return _("%(name)s was merged into another person of the circle.", name=name)
         return None
@@ -467,10 +515,32 @@ def name_taken(circle: Circle, name: str, person: Person | None = None) -> str |
     return _("%(name)s is already one of the circle's people: merge them instead.", name=name)
 
 
+def newest(circle: Circle) -> str:
+    """What the form adding a person is drawn from: the newest of the circle's people, by id
+    (a person who joins later has a higher one)."""
+    return str(max((person.id for person in circle.people), default=0))
+
+
+def joined_since(person: Person, form: ChangeForm) -> bool:
+    """Whether ``person`` joined the circle after the page of ``form`` was drawn."""
+    drawn = form.drawn_from.data or ""
+    return drawn.isdigit() and person.id > int(drawn)
+
+
+def typed_name(form: PersonNameForm) -> str:
+    return " ".join((form.name.data or "").split())
+
+
 @bp.post("/<circle_id>/people")
 def add_person(circle_id: str) -> Any:
+    """A new person. It depends on nobody of the circle having that name: one who joined since
+    the page was drawn, by that name, is this change made already."""
+
     def change(circle: Circle, form: PersonNameForm) -> str | None:
-        name = " ".join((form.name.data or "").split())
+        name = typed_name(form)
+        taken = circle.person_named(name)
+        if taken is not None and joined_since(taken, form):
+            raise DoneAlready(_("%(name)s joined the circle.", name=taken.name))
         if (problem := name_taken(circle, name)) is not None:
             form.name.errors = [problem]
             return None
@@ -487,11 +557,34 @@ def add_person(circle_id: str) -> Any:
 
 @bp.post("/<circle_id>/people/<int:person_id>/name")
 def rename(circle_id: str, person_id: int) -> Any:
+    """A person's new name. It depends on the name it renames (the form's ``drawn_from``):
+    renamed or merged since on another phone, both are shown, and one tap puts this one in."""
+
     def change(circle: Circle, form: PersonNameForm) -> str | None:
-        person = next((p for p in circle.current_people if p.id == person_id), None)
-        if person is None:
+        row = next((p for p in circle.people if p.id == person_id), None)
+        if row is None:
             abort(404)
-        name = " ".join((form.name.data or "").split())
+        name = typed_name(form)
+        person = row.now
+        drawn = form.drawn_from.data or person.name
+        if person.name == name and (person is not row or drawn != name):
+            raise DoneAlready(_("%(old)s is now called %(new)s.", old=drawn, new=name))
+        if person is not row:
+            raise Conflict(
+                renamed_conflict(
+                    circle,
+                    person,
+                    name,
+                    _(
+                        "%(name)s was merged into %(other)s on another phone",
+                        name=row.name,
+                        other=person.name,
+                    ),
+                )
+            )
+        if drawn != person.name:
+            title = _("%(name)s was renamed on another phone", name=drawn)
+            raise Conflict(renamed_conflict(circle, person, name, title))
         if (problem := name_taken(circle, name, person)) is not None:
             form.name.errors = [problem]
             return None
@@ -510,20 +603,45 @@ def rename(circle_id: str, person_id: int) -> Any:
     )
 
 
+def renamed_conflict(circle: Circle, person: Person, name: str, title: str) -> dict[str, Any]:
+    """A rename drawn from a name another phone changed since: theirs and this one, and the
+    tap that gives ``person`` this one's ``name`` all the same."""
+    return {
+        "title": title,
+        "theirs": [(_("Name"), person.name)],
+        "mine": [(_("Name"), name)],
+        "action": url_for("circles.rename", circle_id=circle.id, person_id=person.id),
+        "hidden": {"drawn_from": person.name, "name": name},
+    }
+
+
 @bp.post("/<circle_id>/merge")
 def merge(circle_id: str) -> Any:
     """Two people who are one: the second's games count as the first's, from now on under the
-    first's name. Refused for two people who sat at one game (they are two)."""
+    first's name. Refused for two people who sat at one game (they are two). It depends on
+    both being people of their own: one merged into a third since is shown, with one tap to
+    make the three one."""
 
     def change(circle: Circle, form: MergeForm) -> str | None:
-        current = {person.id: person for person in circle.current_people}
-        kept, merged = current.get(form.kept.data), current.get(form.merged.data)
-        if kept is None or merged is None:
+        rows = {person.id: person for person in circle.people}
+        kept_row, merged_row = rows.get(form.kept.data), rows.get(form.merged.data)
+        if kept_row is None or merged_row is None:
             form.merged.errors = [_("Choose two people of the circle.")]
             return None
-        if kept.id == merged.id:
+        if kept_row.id == merged_row.id:
             form.merged.errors = [_("Choose two different people.")]
             return None
+        kept, merged = kept_row.now, merged_row.now
+        if kept.id == merged.id:
+            raise DoneAlready(
+                _(
+                    "%(merged)s and %(kept)s are now one person.",
+                    merged=merged_row.name,
+                    kept=kept_row.name,
+                )
+            )
+        if kept is not kept_row or merged is not merged_row:
+            raise Conflict(merged_conflict(circle, (merged_row, merged), (kept_row, kept)))
         if sat_together(kept, merged):
             form.merged.errors = [
                 _(
@@ -548,6 +666,29 @@ def merge(circle_id: str) -> Any:
     return change_circle(circle_id, MergeForm, change, failed)
 
 
+def merged_conflict(
+    circle: Circle, merged: tuple[Person, Person], kept: tuple[Person, Person]
+) -> dict[str, Any]:
+    """A merge of two people, one of whom (each given as it was drawn, and as it is now) was
+    merged into a third since: what that phone did, what this one asks, and the tap that makes
+    the people they now are one."""
+    (merged_row, merged_now), (kept_row, kept_now) = merged, kept
+    moved = merged_row if merged_now is not merged_row else kept_row
+    return {
+        "title": _(
+            "%(name)s was merged into %(other)s on another phone",
+            name=moved.name,
+            other=moved.now.name,
+        ),
+        "theirs": [(moved.name, _("is %(name)s", name=moved.now.name))],
+        "mine": [(merged_row.name, _("is %(name)s", name=kept_row.name))],
+        "action": url_for("circles.merge", circle_id=circle.id),
+        "hidden": {"merged": str(merged_now.id), "kept": str(kept_now.id)},
+        "keep": _("Keep it as it is"),
+        "put": _("Merge %(merged)s into %(kept)s", merged=merged_now.name, kept=kept_now.name),
+    }
+
+
 def sat_together(first: Person, second: Person) -> bool:
     """Whether the two people (with those merged into each) sat at one game."""
     mine, theirs = family_people(first), family_people(second)
@@ -560,22 +701,26 @@ def sat_together(first: Person, second: Person) -> bool:
 
 @bp.post("/<circle_id>/games/<game_id>/<any(out, back):way>")
 def take_out(circle_id: str, game_id: str, way: str) -> Any:
-    """A game taken out of the circle's history (it counts in no figure), or put back."""
+    """A game taken out of the circle's history (it counts in no figure), or put back. It
+    depends on the game alone: out already (or back), it is said done."""
 
     def change(circle: Circle, form: CircleConfirmForm) -> str | None:
         game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
         if game is None or game.circle_id != circle.id:
             abort(404)
         out = way == "out"
+        when = f"{game.created_at:%Y-%m-%d}"
+        said = (
+            _("The game of %(day)s is out of the history.", day=when)
+            if out
+            else _("The game of %(day)s is back in the history.", day=when)
+        )
         if game.out_of_history == out:
-            raise NothingToDo(_("Nothing to change."))
+            raise DoneAlready(said)
         game.out_of_history = out
         kind = CircleChangeKind.TAKEN_OUT if out else CircleChangeKind.PUT_BACK
         log(circle, kind, game_id=game.id)
-        when = f"{game.created_at:%Y-%m-%d}"
-        if out:
-            return _("The game of %(day)s is out of the history.", day=when)
-        return _("The game of %(day)s is back in the history.", day=when)
+        return said
 
     return change_circle(circle_id, CircleConfirmForm, change)
 
@@ -588,50 +733,83 @@ UNDOABLE = {
 }
 
 
+def undoable(change: CircleChange) -> bool:
+    return (
+        not change.undone
+        and CircleChangeKind(change.kind) in UNDOABLE
+        and (change.person_id is not None or change.game_id is not None)
+    )
+
+
+def last_undoable(circle: Circle) -> CircleChange | None:
+    """The change the undo button takes back: the last a keeper made (not a person's own
+    choice of the name shown)."""
+    return next((change for change in reversed(circle.log) if undoable(change)), None)
+
+
+def changed_since(circle: Circle, change: CircleChange) -> bool:
+    """Whether a later change, not undone, changed what ``change`` changed (the same person,
+    the same game): taking ``change`` back would take that one back too."""
+    later = (entry for entry in circle.log if entry.id > change.id and undoable(entry))
+    return any(
+        (change.person_id is not None and entry.person_id == change.person_id)
+        or (change.game_id is not None and entry.game_id == change.game_id)
+        for entry in later
+    )
+
+
 @bp.post("/<circle_id>/undo")
 def undo(circle_id: str) -> Any:
-    """Take back the last change a keeper made (not a person's own choice of name shown): the
-    log keeps it, marked undone."""
+    """Take back the change the page showed as the last (its form's ``drawn_from``), even if
+    another phone made one since that changed something else; the log keeps it, marked undone.
+    Taken back already, it is said done; changed again since, it is left as it is, and said."""
 
     def change(circle: Circle, form: CircleConfirmForm) -> str | None:
-        last = next(
-            (
-                entry
-                for entry in reversed(circle.log)
-                if not entry.undone
-                and CircleChangeKind(entry.kind) in UNDOABLE
-                and (entry.person_id is not None or entry.game_id is not None)
-            ),
-            None,
-        )
-        if last is None:
+        drawn = form.drawn_from.data or ""
+        last = last_undoable(circle)
+        if drawn.isdigit():
+            last = next((entry for entry in circle.log if entry.id == int(drawn)), last)
+        if last is None or CircleChangeKind(last.kind) not in UNDOABLE:
             raise NothingToDo(_("There is nothing to undo."))
-        kind = CircleChangeKind(last.kind)
-        if kind is CircleChangeKind.RENAMED:
-            person = last.person
-            if person is None or last.old is None:
-                raise NothingToDo(_("This change can no longer be undone."))
-            if (problem := name_taken(circle, last.old, person)) is not None:
-                raise NothingToDo(problem)
-            person.name = last.old
-            message = _("%(new)s is called %(old)s again.", new=last.new, old=last.old)
-        elif kind is CircleChangeKind.MERGED:
-            person = last.person
-            if person is None:
-                raise NothingToDo(_("This change can no longer be undone."))
-            person.merged_into = None
-            message = _("%(old)s and %(new)s are two people again.", old=last.old, new=last.new)
-        else:
-            game = db.session.get(Game, last.game_id) if last.game_id else None
-            if game is None:
-                raise NothingToDo(_("This change can no longer be undone."))
-            game.out_of_history = kind is CircleChangeKind.PUT_BACK
-            day = f"{game.created_at:%Y-%m-%d}"
-            message = _("The change to the game of %(day)s was undone.", day=day)
+        if last.undone:
+            raise DoneAlready(_("“%(change)s” is undone.", change=change_text(last)))
+        if changed_since(circle, last):
+            raise NothingToDo(
+                _(
+                    "“%(change)s” was changed again since, on another phone: undo that first.",
+                    change=change_text(last),
+                )
+            )
+        message = undone(circle, last)
         last.undone = True
         return message
 
     return change_circle(circle_id, CircleConfirmForm, change)
+
+
+def undone(circle: Circle, last: CircleChange) -> str:
+    """Take back ``last``; what the page then says."""
+    kind = CircleChangeKind(last.kind)
+    if kind is CircleChangeKind.RENAMED:
+        person = last.person
+        if person is None or last.old is None:
+            raise NothingToDo(_("This change can no longer be undone."))
+        if (problem := name_taken(circle, last.old, person)) is not None:
+            raise NothingToDo(problem)
+        person.name = last.old
+        return _("%(new)s is called %(old)s again.", new=last.new, old=last.old)
+    if kind is CircleChangeKind.MERGED:
+        person = last.person
+        if person is None:
+            raise NothingToDo(_("This change can no longer be undone."))
+        person.merged_into = None
+        return _("%(old)s and %(new)s are two people again.", old=last.old, new=last.new)
+    game = db.session.get(Game, last.game_id) if last.game_id else None
+    if game is None:
+        raise NothingToDo(_("This change can no longer be undone."))
+    game.out_of_history = kind is CircleChangeKind.PUT_BACK
+    day = f"{game.created_at:%Y-%m-%d}"
+    return _("The change to the game of %(day)s was undone.", day=day)
 
 
 # --- Files ---------------------------------------------------------------------------------------
@@ -711,8 +889,13 @@ def show_name(token: str) -> Outcome:
     def own_page(person: Person) -> BaseResponse:
         return redirect(url_for("circles.person_page", token=token))
 
+    def load() -> Person:
+        person = person_by_token(token)
+        hold(person.circle)
+        return person.now
+
     return write_entry(
-        lambda: person_by_token(token).now,
+        load,
         change,
         done,
         lock=lambda person: person.circle,  # the circle's pages change with it
