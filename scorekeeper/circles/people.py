@@ -60,6 +60,15 @@ def kept_circle(circle_id: str | None) -> Circle | None:
     return circle if circle is not None and keeps(circle) else None
 
 
+def unkept_circle(circle_id: str | None) -> Circle | None:
+    """The circle of this id, if there is one and this browser does not keep it (a new game's
+    form opened by its link then says the game is played outside it)."""
+    if not circle_id or not GAME_ID.fullmatch(circle_id):
+        return None
+    circle = db.session.get(Circle, circle_id)
+    return circle if circle is not None and not keeps(circle) else None
+
+
 def kept_circle_id(circle_id: str | None) -> str:
     circle = kept_circle(circle_id)
     return circle.id if circle is not None else ""
@@ -78,7 +87,7 @@ def check_seats(form: NewGameForm) -> bool:
     form, drawn again with every name typed, to start the game outside it."""
     circle = kept_circle(form.circle.data)
     if circle is None:
-        form.circle.data = ""
+        form.outside.data, form.circle.data = form.circle.data, ""
         form.circle.errors = [
             *form.circle.errors,
             _(

@@ -5,11 +5,13 @@ by their own link."""
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Callable
 from datetime import date
 from fractions import Fraction
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -29,12 +31,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.circles import outside
 from scorekeeper.circles.forms import (
+    AddGameForm,
     CircleConfirmForm,
     CircleForm,
     MergeForm,
     PeriodForm,
     PersonNameForm,
+    ScorerLinkForm,
     ShowNameForm,
 )
 from scorekeeper.circles.history import CircleHistory, circle_history
@@ -45,6 +50,7 @@ from scorekeeper.circles.people import (
     kept_circle,
     remember_keeper,
     require_keeper,
+    unkept_circle,
 )
 from scorekeeper.circles.stats import (
     LeagueTable,
@@ -62,7 +68,7 @@ from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
 from scorekeeper.games.registry import FAMILIES, register_circles
-from scorekeeper.games.rights import form_key
+from scorekeeper.games.rights import form_key, remember
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
@@ -72,6 +78,7 @@ bp = Blueprint("circles", __name__, url_prefix="/circle")
 # The app that serves the circles' pages starts its games in them.
 bp.record_once(lambda state: register_circles(cast(Flask, state.app), HOOKS))
 bp.add_app_template_global(kept_circle, "kept_circle")
+bp.add_app_template_global(unkept_circle, "unkept_circle")
 
 
 @bp.context_processor
@@ -87,9 +94,7 @@ def figures_in_words() -> dict[str, Any]:
     return {"decimal": decimal, "percent": percent}
 
 
-FAMILIES_IN_CIRCLES = ("ascenseur", "bridge", "teams", "echelons", "club")
-"""The families whose games name the circle's people (a seat each, a teams match's players,
-or a club pair's two players), and so join its history."""
+FAMILIES_IN_CIRCLES = outside.FAMILIES_IN_CIRCLES
 
 
 class NothingToDo(Exception):
@@ -249,6 +254,10 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
         rename=forms.get("rename"),
         confirm=CircleConfirmForm(),
         undone_next=last_undoable(circle),
+        link_form=forms.get("link_form") or ScorerLinkForm(),
+        games_outside=[outside.described(game) for game in outside.games_outside()]
+        if keeper
+        else [],
         conflict=forms.get("conflict"),
         conflict_form=CircleConfirmForm() if forms.get("conflict") else None,
         here=url_for("circles.page", circle_id=circle.id),
@@ -271,6 +280,10 @@ def change_text(change: CircleChange) -> str:
         return _("The game of %(day)s taken out of the history", day=day)
     if kind is CircleChangeKind.PUT_BACK:
         return _("The game of %(day)s put back in the history", day=day)
+    if kind is CircleChangeKind.ADDED:
+        return _("The game of %(day)s, played outside the circle, added to it", day=day)
+    if kind is CircleChangeKind.JOINED:
+        return _("%(name)s joined the circle with the game of %(day)s", name=change.new, day=day)
     if kind is CircleChangeKind.NAME_SHOWN:
         return _("%(name)s shows their name", name=who)
     return _("%(name)s shows their initials", name=who)
@@ -400,6 +413,14 @@ class DoneAlready(Exception):
     its message is said as done, nothing more is saved."""
 
 
+class Answered(Exception):
+    """The change answers with a page of its own (``page``): nothing is saved."""
+
+    def __init__(self, page: Any) -> None:
+        super().__init__("answered")
+        self.page = page
+
+
 class Conflict(Exception):
     """What this change depends on was changed since its page was drawn: ``conflict`` shows the
     other phone's change beside this one, with one tap to put this one in instead."""
@@ -468,6 +489,9 @@ def change_circle(
         except Conflict as conflict:
             db.session.rollback()
             return render_circle(circle, 409, conflict=conflict.conflict)
+        except Answered as answer:
+            db.session.rollback()
+            return answer.page
         if said is None:
             db.session.rollback()
             return refused(circle, form)
@@ -730,6 +754,7 @@ UNDOABLE = {
     CircleChangeKind.MERGED,
     CircleChangeKind.TAKEN_OUT,
     CircleChangeKind.PUT_BACK,
+    CircleChangeKind.ADDED,
 }
 
 
@@ -804,12 +829,142 @@ def undone(circle: Circle, last: CircleChange) -> str:
             raise NothingToDo(_("This change can no longer be undone."))
         person.merged_into = None
         return _("%(old)s and %(new)s are two people again.", old=last.old, new=last.new)
+    if kind is CircleChangeKind.ADDED:
+        game = outside.taken_back(circle, last)
+        if game is None:
+            raise NothingToDo(_("This change can no longer be undone."))
+        day = f"{game.created_at:%Y-%m-%d}"
+        return _("The game of %(day)s is no longer in the circle.", day=day)
     game = db.session.get(Game, last.game_id) if last.game_id else None
     if game is None:
         raise NothingToDo(_("This change can no longer be undone."))
     game.out_of_history = kind is CircleChangeKind.PUT_BACK
     day = f"{game.created_at:%Y-%m-%d}"
     return _("The change to the game of %(day)s was undone.", day=day)
+
+
+# --- A game played outside the circle, added to it ---------------------------------------------
+
+SCORER_LINK = re.compile(r"/([a-z]+)/([A-Za-z0-9_-]{1,16})/score/([A-Za-z0-9_-]+)/?$")
+"""A game's scorer link (``/<family>/<game id>/score/<token>``), whatever server it names."""
+
+
+def in_another_circle() -> str:
+    return _("This game is in another circle's history: a game is in one circle at most.")
+
+
+@bp.post("/<circle_id>/add")
+def claim(circle_id: str) -> Any:
+    """A game's scorer link, pasted by a keeper: the game is found, and this phone is given
+    its scorer's rights as if the link were opened (they are what adds a game to a circle);
+    then the game's names are seated."""
+    circle = get_circle_or_404(circle_id)
+    require_keeper(circle)
+    form = ScorerLinkForm()
+    if not form.validate():
+        return render_circle(circle, 422, link_form=form)
+    found = SCORER_LINK.search(urlsplit(form.link.data or "").path)
+    game = db.session.get(Game, found.group(2)) if found else None
+    if found is None or game is None or game.family != found.group(1):
+        form.link.errors = [
+            _(
+                "This is not a game's scorer link: on the game's page, under “Other phones at "
+                "the table”, copy the link “To keep the score too”."
+            )
+        ]
+        return render_circle(circle, 422, link_form=form)
+    if not secrets.compare_digest(found.group(3).encode(), game.scorer_token.encode()):
+        form.link.errors = [_("This scorer link is not the game's (it was mistyped).")]
+        return render_circle(circle, 422, link_form=form)
+    if game.circle_id is not None and game.circle_id != circle.id:
+        form.link.errors = [in_another_circle()]
+        return render_circle(circle, 422, link_form=form)
+    remember(game.id, scorer=True)
+    return redirect(url_for("circles.add_game", circle_id=circle.id, game_id=game.id))
+
+
+@bp.route("/<circle_id>/add/<game_id>", methods=["GET", "POST"])
+def add_game(circle_id: str, game_id: str) -> Any:
+    """A game played outside the circle, added to it by a keeper who scores the game: the
+    person each of its names is, chosen, then the game in the circle's history, logged."""
+    if request.method == "GET":
+        circle = get_circle_or_404(circle_id)
+        require_keeper(circle)
+        try:
+            game = claimable(circle, game_id)
+        except (DoneAlready, NothingToDo) as said:
+            flash(str(said), "error" if isinstance(said, NothingToDo) else "message")
+            return circle_page(circle)
+        seats = outside.named_seats(game)
+        data = {"seats": outside.default_choices(circle, seats)}
+        form = AddGameForm(data={**data, "drawn_from": outside.seats_drawn(seats)})
+        return render_add_game(circle, game, form)
+
+    def change(circle: Circle, form: AddGameForm) -> str | None:
+        game = claimable(circle, game_id)
+        seats = outside.named_seats(game)
+        if form.drawn_from.data != outside.seats_drawn(seats) or len(form.seats) != len(seats):
+            data = {"seats": outside.default_choices(circle, seats)}
+            fresh = AddGameForm(
+                formdata=None, data={**data, "drawn_from": outside.seats_drawn(seats)}
+            )
+            fresh.form_errors.append(
+                _("The game's names changed since this page was drawn: here they are now.")
+            )
+            raise Answered(render_add_game(circle, game, fresh, 409))
+        people, problems = outside.chosen_people(
+            circle, seats, [entry.data or "" for entry in form.seats]
+        )
+        if problems:
+            form.form_errors.extend(problems)
+            return None
+        joined = outside.add_to_circle(circle, game, seats, people)
+        log_text = _(
+            "The game of %(day)s is in the circle's history.", day=f"{game.created_at:%Y-%m-%d}"
+        )
+        if joined:
+            return " ".join(
+                [log_text, _("Joining the circle with it: %(names)s.", names=", ".join(joined))]
+            )
+        return log_text
+
+    def failed(circle: Circle, form: AddGameForm) -> Any:
+        return render_add_game(circle, claimable(circle, game_id), form, 422)
+
+    return change_circle(circle_id, AddGameForm, change, failed)
+
+
+def claimable(circle: Circle, game_id: str) -> Game:
+    """The game a keeper adds to the circle: one this phone scores, in no circle yet. Added to
+    this circle already (on another phone too), it is said done; the game's scorer link is the
+    right this phone lacks otherwise (403)."""
+    game = outside.claimed_game(game_id)
+    if game is None:
+        abort(403)
+    if game.circle_id == circle.id:
+        raise DoneAlready(
+            _(
+                "The game of %(day)s is in the circle's history.",
+                day=f"{game.created_at:%Y-%m-%d}",
+            )
+        )
+    if game.circle_id is not None:
+        raise NothingToDo(in_another_circle())
+    return game
+
+
+def render_add_game(circle: Circle, game: Game, form: AddGameForm, status: int = 200) -> Any:
+    seats = outside.named_seats(game)
+    for entry, seat in zip(form.seats, seats, strict=False):
+        entry.choices = outside.seat_choices(circle, seat)
+    page = render_template(
+        "circles/add_game.html",
+        circle=circle,
+        form=form,
+        rows=list(zip(form.seats, seats, strict=False)),
+        **outside.described(game),
+    )
+    return page if status == 200 else (page, status)
 
 
 # --- Files ---------------------------------------------------------------------------------------

@@ -146,8 +146,11 @@ def new_game_form(
 
 def new_game_data() -> dict[str, str]:
     """What a new-game form is drawn with: its one-time value, and the circle it starts the
-    game in (``?circle=``, a circle this browser keeps), if any."""
-    return {"nonce": new_nonce(), "circle": circles().kept(request.args.get("circle"))}
+    game in (``?circle=``, a circle this browser keeps), if any; a circle it does not keep is
+    named apart, to say that the game is played outside it."""
+    asked = request.args.get("circle", "")[:16]
+    kept = circles().kept(asked)
+    return {"nonce": new_nonce(), "circle": kept, "outside": "" if kept else asked}
 
 
 def new_nonce() -> str:
