@@ -29,6 +29,7 @@ from flask_babel import gettext as _
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.circles import outside
@@ -46,10 +47,12 @@ from scorekeeper.circles.history import CircleHistory, circle_history
 from scorekeeper.circles.models import Circle, CircleChange, CircleChangeKind, Person
 from scorekeeper.circles.people import (
     HOOKS,
+    hidden_names,
     keeps,
     kept_circle,
     remember_keeper,
     require_keeper,
+    shown_to_viewers,
     unkept_circle,
 )
 from scorekeeper.circles.stats import (
@@ -467,6 +470,7 @@ def change_circle(
 
     def changed(circle: Circle) -> Any:
         nonlocal message
+        before = hidden_names(circle)
         form = form_class()
         if isinstance(form, MergeForm):
             form.kept.choices = form.merged.choices = []
@@ -495,6 +499,7 @@ def change_circle(
         if said is None:
             db.session.rollback()
             return refused(circle, form)
+        shown_anew(circle, before)
         message = said
         return None
 
@@ -510,6 +515,33 @@ def change_circle(
         lambda circle: flash(message),
         page=circle_page,
         busy=lambda: changed_meanwhile(url_for("circles.page", circle_id=circle_id)),
+    )
+
+
+def shown_anew(circle: Circle, before: dict[int, str]) -> None:
+    """Count a change in each game of the circle whose names those who do not score it now
+    see otherwise than ``before`` (see people.hidden_names: a person shown by their initials,
+    by their name again, or by other initials): its pages are drawn anew, and the phones that
+    follow them reload. Its row is written as it is but for its version (its place in the home
+    page's list stays); a game this change writes anyway counts it itself."""
+    after = hidden_names(circle)
+    changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    if not changed:
+        return
+    seated = select(Player.game_id).where(Player.person_id.in_(changed))
+    paired = select(ClubPair.game_id).where(
+        or_(ClubPair.first_person_id.in_(changed), ClubPair.second_person_id.in_(changed))
+    )
+    written = [row.id for row in db.session.dirty if isinstance(row, Game)]
+    db.session.execute(
+        update(Game)
+        .where(
+            Game.circle_id == circle.id,
+            or_(Game.id.in_(seated), Game.id.in_(paired)),
+            Game.id.not_in(written),
+        )
+        .values(version=Game.version + 1, updated_at=Game.updated_at)
+        .execution_options(synchronize_session=False)
     )
 
 
@@ -1036,9 +1068,11 @@ def show_name(token: str) -> Outcome:
         if person.shows_name == shows:
             done(person)
             return own_page(person)
+        before = hidden_names(person.circle)
         person.shows_name = shows
         kind = CircleChangeKind.NAME_SHOWN if shows else CircleChangeKind.INITIALS
         log(person.circle, kind, person_id=person.id)
+        shown_anew(person.circle, before)
         return None
 
     def own_page(person: Person) -> BaseResponse:
@@ -1064,6 +1098,10 @@ def person_json(token: str) -> Response:
     """The person's own history: every game they played in the circle, and their figures."""
     person = person_by_token(token).now
     circle = person.circle
-    games = games_played(circle, family_people(person))
+    ids = family_people(person)
+    games = games_played(circle, ids)
+    for game in games:  # the others as the circle's pages show them; the person as typed
+        for row, attribute, value in shown_to_viewers(game, own=ids):
+            set_committed_value(row, attribute, value)
     document = export_person(person, games, circle_history(circle), public_names_of(circle))
     return json_file(document, f"history-{date.today():%Y-%m-%d}-{person.id}")

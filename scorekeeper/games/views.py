@@ -24,7 +24,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, start_new_game
 from scorekeeper.games.forms import ImportForm, NewGameForm
 from scorekeeper.games.helpers import semicolon_list, signed
-from scorekeeper.games.lookup import game_started_by
+from scorekeeper.games.lookup import as_seen_here, game_started_by
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, circles, family_of
 from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
@@ -65,7 +65,7 @@ def home() -> str:
     listed = []
     for game in db.session.execute(newest_first).scalars():
         try:
-            listed.append((game, family_of(game).summary(game)))
+            listed.append((game, family_of(game).summary(as_seen_here(game))))
         except (KeyError, ValueError):  # a game that cannot be read must not hide the others
             current_app.logger.exception("Game %s cannot be listed", game.id)
     return render_template(
