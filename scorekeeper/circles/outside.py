@@ -28,7 +28,7 @@ from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
 from scorekeeper.games.registry import FAMILIES
 from scorekeeper.games.rights import is_scorer, private_server, scored_games
-from scorekeeper.rules.history import pair_partners
+from scorekeeper.rules.history import name_key, pair_partners
 
 FAMILIES_IN_CIRCLES = ("ascenseur", "bridge", "teams", "echelons", "club")
 """The families whose games name the circle's people (a seat each, a teams match's players,
@@ -145,7 +145,7 @@ def chosen_people(
         if person is None:
             problems.append(_("%(name)s: choose one of the circle's people.", name=seat.name))
             continue
-        key = person.id if isinstance(person, Person) else person.casefold()
+        key = person.id if isinstance(person, Person) else name_key(person)
         if key in seated:
             problems.append(
                 _(
@@ -194,8 +194,10 @@ def taken_back(circle: Circle, change: CircleChange) -> Game | None:
         return None
     game.circle_id = None
     game.out_of_history = False
-    for seat in named_seats(game):
-        seat.seat(None)
+    for player in game.players:
+        player.person_id = None
+    for pair in game.pairs if isinstance(game, ClubSession) else ():
+        pair.first_person_id = pair.second_person_id = None
     for joined in circle.log:
         if joined.kind == CircleChangeKind.JOINED.value and joined.game_id == game.id:
             joined.undone = True

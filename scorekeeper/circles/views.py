@@ -65,7 +65,7 @@ from scorekeeper.circles.stats import (
 from scorekeeper.circles.transfer import export_circle, export_person, import_circle
 from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import Outcome, write_entry
+from scorekeeper.games.entries import Outcome, sent_fields, write_entry
 from scorekeeper.games.forms import ChangeForm, ImportForm
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
@@ -667,7 +667,7 @@ def renamed_conflict(circle: Circle, person: Person, name: str, title: str) -> d
         "theirs": [(_("Name"), person.name)],
         "mine": [(_("Name"), name)],
         "action": url_for("circles.rename", circle_id=circle.id, person_id=person.id),
-        "hidden": {"drawn_from": person.name, "name": name},
+        "hidden": {**sent_fields(), "drawn_from": person.name},
     }
 
 
@@ -951,14 +951,11 @@ def add_game(circle_id: str, game_id: str) -> Any:
             form.form_errors.extend(problems)
             return None
         joined = outside.add_to_circle(circle, game, seats, people)
-        log_text = _(
-            "The game of %(day)s is in the circle's history.", day=f"{game.created_at:%Y-%m-%d}"
-        )
+        day = f"{game.created_at:%Y-%m-%d}"
+        said = [_("The game of %(day)s is in the circle's history.", day=day)]
         if joined:
-            return " ".join(
-                [log_text, _("Joining the circle with it: %(names)s.", names=", ".join(joined))]
-            )
-        return log_text
+            said.append(_("Joining the circle with it: %(names)s.", names=", ".join(joined)))
+        return " ".join(said)
 
     def failed(circle: Circle, form: AddGameForm) -> Any:
         return render_add_game(circle, claimable(circle, game_id), form, 422)
