@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import DateField, HiddenField, SelectField, StringField, TextAreaField
+from wtforms import (
+    DateField,
+    FieldList,
+    HiddenField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper.circles.models import NAME_LENGTH
@@ -92,6 +99,24 @@ class MergeForm(ChangeForm):
 
 class CircleConfirmForm(ChangeForm):
     """A button that changes the circle (a game taken out or put back, undo)."""
+
+
+class ScorerLinkForm(Form):
+    """A game's scorer link, pasted to add the game (played outside the circle) to it."""
+
+    link = StringField(
+        _l("The game's scorer link"),
+        validators=[InputRequired(_l("Paste the game's scorer link.")), Length(max=500)],
+        filters=[stripped],
+    )
+
+
+class AddGameForm(ChangeForm):
+    """The person each name of a game played outside the circle is: one of the circle's
+    people (by id), or a new one (``new``). Drawn from the game's names (see
+    scorekeeper.circles.outside.seats_drawn)."""
+
+    seats = FieldList(SelectField(validate_choice=False), max_entries=200)
 
 
 class ShowNameForm(Form):

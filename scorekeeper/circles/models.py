@@ -128,6 +128,10 @@ class CircleChangeKind(StrEnum):
     """A game taken out, put back."""
     NAME_SHOWN = "name-shown"
     INITIALS = "initials"
+    ADDED = "added"
+    """A game played outside the circle, added to it."""
+    JOINED = "joined"
+    """A person who joined the circle with a game added to it (undone with it)."""
 
 
 class CircleChange(Model):

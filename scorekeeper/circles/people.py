@@ -11,17 +11,22 @@ only to its keepers, and a person who chose initials is shown by them to every o
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 from flask import abort, session
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.circles.models import Circle, Person
+from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import NewGameForm
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import Circles
 from scorekeeper.games.rights import browser_id, private_server
+from scorekeeper.rules.history import pair_partners, public_names
 
 KEEPER_OF = "circles"
 """The session's list of the circles this browser keeps, the most recent first."""
@@ -60,6 +65,15 @@ def kept_circle(circle_id: str | None) -> Circle | None:
     return circle if circle is not None and keeps(circle) else None
 
 
+def unkept_circle(circle_id: str | None) -> Circle | None:
+    """The circle of this id, if there is one and this browser does not keep it (a new game's
+    form opened by its link then says the game is played outside it)."""
+    if not circle_id or not GAME_ID.fullmatch(circle_id):
+        return None
+    circle = db.session.get(Circle, circle_id)
+    return circle if circle is not None and not keeps(circle) else None
+
+
 def kept_circle_id(circle_id: str | None) -> str:
     circle = kept_circle(circle_id)
     return circle.id if circle is not None else ""
@@ -78,7 +92,7 @@ def check_seats(form: NewGameForm) -> bool:
     form, drawn again with every name typed, to start the game outside it."""
     circle = kept_circle(form.circle.data)
     if circle is None:
-        form.circle.data = ""
+        form.outside.data, form.circle.data = form.circle.data, ""
         form.circle.errors = [
             *form.circle.errors,
             _(
@@ -147,7 +161,48 @@ def person_for(circle: Circle, name: str) -> Person:
     return person
 
 
+def hidden_names(circle: Circle) -> dict[int, str]:
+    """What the circle's games show in place of the name of each of its people who chose to
+    show their initials (by the id of each row of theirs, merged ones too): those initials, as
+    the circle's public pages show them (numbered where two people's are alike)."""
+    people = circle.current_people
+    public = public_names([(person.name, person.shows_name) for person in people])
+    hidden = {p.id: name for p, name in zip(people, public, strict=True) if not p.shows_name}
+    return {row.id: hidden[row.now.id] for row in circle.people if row.now.id in hidden}
+
+
+def shown_to_viewers(game: Game, own: Collection[int] = ()) -> list[tuple[Any, str, str]]:
+    """Each name of ``game`` that names one of its circle's people who chose to show their
+    initials, with those initials: a seat's name, a club pair's (one of its two players, or
+    both); (row, attribute, what is shown). The people of ``own`` (a person's own ids, in their
+    own file) keep their names."""
+    circle = game.circle
+    if circle is None:
+        return []
+    hidden = {key: name for key, name in hidden_names(circle).items() if key not in own}
+    if not hidden:
+        return []
+    shown: list[tuple[Any, str, str]] = [
+        (player, "name", hidden[player.person_id])
+        for player in game.players
+        if player.person_id in hidden and player.name != hidden[player.person_id]
+    ]
+    for pair in game.pairs if isinstance(game, ClubSession) else ():
+        partners = pair_partners(pair.names)
+        people = (pair.first_person_id, pair.second_person_id)
+        if partners is None or not any(person in hidden for person in people):
+            continue
+        names = [hidden.get(person, name) if person is not None else name
+                 for person, name in zip(people, partners, strict=True)]  # fmt: skip
+        shown.append((pair, "names", " – ".join(names)))
+    return shown
+
+
 HOOKS = Circles(
-    kept=kept_circle_id, check_seats=check_seats, seat=seat_people, listed=listed_circles
+    kept=kept_circle_id,
+    check_seats=check_seats,
+    seat=seat_people,
+    listed=listed_circles,
+    shown_to_viewers=shown_to_viewers,
 )
 """What the circles add to the core's new games and home page (see registry.Circles)."""

@@ -53,7 +53,9 @@ class CircleGameFile(Schema):
 
 
 class ChangeFile(Schema):
-    kind: Literal["renamed", "merged", "taken-out", "put-back", "name-shown", "initials"]
+    kind: Literal[
+        "renamed", "merged", "taken-out", "put-back", "name-shown", "initials", "added", "joined"
+    ]
     at: When
     person: Annotated[int, Field(ge=1)] | None = None
     game: Annotated[int, Field(ge=1)] | None = None

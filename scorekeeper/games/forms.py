@@ -40,6 +40,9 @@ class NewGameForm(Form):
 
     nonce = HiddenField(validators=[Length(max=32)])
     circle = HiddenField(validators=[Length(max=16)])
+    outside = HiddenField(validators=[Length(max=16)])
+    """The circle whose link opened the form on a phone that does not keep it: the game is
+    played outside it, and the form says so before it starts (and how it may join later)."""
 
     def names(self) -> list[str]:
         """The names typed in the game's seats (none for a game that has no seats)."""

@@ -114,6 +114,10 @@ class Circles:
     """Start the game in the circle of this id: its seats name the circle's people."""
     listed: Callable[[], Sequence[Any]] = lambda: ()
     """The circles the home page lists for this browser."""
+    shown_to_viewers: Callable[[Game], Sequence[tuple[Any, str, str]]] = lambda game: ()
+    """What a game of a circle shows whoever does not score it, in place of what its rows hold:
+    (row, attribute, value), each name of a person who chose to show their initials replaced
+    by them (see scorekeeper.games.lookup.as_seen_here)."""
 
 
 def register_circles(app: Flask, circles: Circles) -> None:

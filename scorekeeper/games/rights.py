@@ -134,6 +134,13 @@ def init_app(app: Flask) -> None:
     app.before_request(adopt_older_cookie)
 
 
+def scored_games() -> ColumnElement[bool]:
+    """Which games this browser scores by their scorer link: those the database keeps under
+    its id, and those its cookie holds."""
+    scored = select(BrowserGame.game_id).where(BrowserGame.browser == session.get(BROWSER, ""))
+    return or_(Game.id.in_(scored), Game.id.in_(session.get(SCORER_OF, [])))
+
+
 def opened_games() -> ColumnElement[bool]:
     """Which games this browser opened: those it scores, and those its cookie remembers."""
     scored = select(BrowserGame.game_id).where(BrowserGame.browser == session.get(BROWSER, ""))

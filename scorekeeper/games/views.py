@@ -24,7 +24,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.entries import game_page, start_new_game
 from scorekeeper.games.forms import ImportForm, NewGameForm
 from scorekeeper.games.helpers import semicolon_list, signed
-from scorekeeper.games.lookup import game_started_by
+from scorekeeper.games.lookup import as_seen_here, game_started_by
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, circles, family_of
 from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
@@ -65,7 +65,7 @@ def home() -> str:
     listed = []
     for game in db.session.execute(newest_first).scalars():
         try:
-            listed.append((game, family_of(game).summary(game)))
+            listed.append((game, family_of(game).summary(as_seen_here(game))))
         except (KeyError, ValueError):  # a game that cannot be read must not hide the others
             current_app.logger.exception("Game %s cannot be listed", game.id)
     return render_template(
@@ -146,8 +146,11 @@ def new_game_form(
 
 def new_game_data() -> dict[str, str]:
     """What a new-game form is drawn with: its one-time value, and the circle it starts the
-    game in (``?circle=``, a circle this browser keeps), if any."""
-    return {"nonce": new_nonce(), "circle": circles().kept(request.args.get("circle"))}
+    game in (``?circle=``, a circle this browser keeps), if any; a circle it does not keep is
+    named apart, to say that the game is played outside it."""
+    asked = request.args.get("circle", "")[:16]
+    kept = circles().kept(asked)
+    return {"nonce": new_nonce(), "circle": kept, "outside": "" if kept else asked}
 
 
 def new_nonce() -> str:

@@ -34,6 +34,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
+from scorekeeper.games.lookup import shown_alike
 from scorekeeper.games.registry import Family
 from scorekeeper.games.rights import every_phone_scores, is_scorer, remember
 from scorekeeper.i18n import page_place
@@ -233,6 +234,10 @@ class ScorerAndViewer:
 
     scorer: Hashable
     viewer: Hashable
+    alike: Callable[[], bool] = lambda: True
+    """Whether, once the page is drawn, the viewers' copy may be cut from it: not where the
+    game shows them other names than its scorer sees (a circle's people who chose initials);
+    they then draw their own."""
 
 
 def cached_page(key: Hashable | ScorerAndViewer, draw: Callable[[], str]) -> Response | str:
@@ -282,7 +287,8 @@ def keep_drawn(
         cache.put(key, page)
         return page
     scorers = KeptPage.of(as_seen_by(drawn, "scorer"))
-    cache.put(key.viewer, KeptPage.of(as_seen_by(drawn, "viewer")))
+    if key.alike():
+        cache.put(key.viewer, KeptPage.of(as_seen_by(drawn, "viewer")))
     cache.put(key.scorer, scorers)
     return scorers
 
@@ -325,8 +331,17 @@ def kept_page(
 
     # Where every phone scores, none would ask for the viewers' copy.
     both = for_both_roles and scorer and not every_phone_scores(family.key)
-    kept = ScorerAndViewer(key(True), key(False)) if both else key(scorer)
-    return cached_page(kept, lambda: drawn_outside_a_transaction(draw))
+    alike = [True]
+
+    def drawn() -> str:
+        page = draw()
+        # Asked while the rows the page was drawn from are at hand: for a game of no circle,
+        # without a statement.
+        alike[0] = not both or shown_alike(game_id)
+        return page
+
+    kept = ScorerAndViewer(key(True), key(False), lambda: alike[0]) if both else key(scorer)
+    return cached_page(kept, lambda: drawn_outside_a_transaction(drawn))
 
 
 def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:

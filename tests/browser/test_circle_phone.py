@@ -78,3 +78,50 @@ def test_a_circle_is_started_a_game_played_in_it_and_a_person_s_page_opened(
     no_sideways_scroll(viewer)
     viewer.context.close()
     phone.context.close()
+
+
+def test_a_game_played_outside_the_circle_is_told_before_it_starts_then_added_by_a_keeper(
+    page: Page, live_server: str, browser: Browser
+) -> None:
+    page.goto(live_server + "/circle/new")
+    page.get_by_label("The circle's name").fill("Les Martin")
+    page.get_by_label("Its people, one name a line").fill("Anne\nBruno")
+    page.get_by_role("button", name="Start the circle").click()
+    circle_url = page.url
+    start = page.get_by_role("link", name="Échelons (Klondike patience)").get_attribute("href")
+    assert start
+
+    # Another phone, given the circle's link to start a game, does not keep the circle.
+    phone = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    phone.goto(live_server + start)
+    note = phone.get_by_text("This phone does not keep Les Martin")
+    expect(note).to_be_visible()
+    no_sideways_scroll(phone)
+    phone.screenshot(path=str(ARTIFACTS / "circle-outside-setup.png"), full_page=True)
+    phone.get_by_label("A race match between two players").check()
+    phone.get_by_label("Player", exact=True).fill("anne")
+    phone.get_by_label("Second player (a race)").fill("Zoé")
+    phone.get_by_role("button", name="Start").click()
+    phone.get_by_label("anne: cards left").fill("0")
+    phone.get_by_label("Zoé: cards left").fill("5")
+    phone.get_by_role("button", name="Log it").click()
+    phone.get_by_text("Other phones at the table").click()
+    scorer_link = phone.get_by_label("Link to keep the score").input_value()
+
+    # The keeper pastes its scorer link, and says who each player is.
+    page.goto(circle_url)
+    page.get_by_text("Add a game played outside the circle").click()
+    page.get_by_label("The game's scorer link").fill(scorer_link)
+    page.get_by_role("button", name="Find the game").click()
+    expect(page.get_by_role("heading", name="Add a game to Les Martin")).to_be_visible()
+    expect(page.get_by_label("Seat 1 · anne")).to_have_value(re.compile(r"\d+"))
+    expect(page.get_by_label("Seat 2 · Zoé")).to_have_value("new")
+    no_sideways_scroll(page)
+    assert serious_violations(page) == []
+    page.screenshot(path=str(ARTIFACTS / "circle-add-game.png"), full_page=True)
+    page.get_by_role("button", name="Add to the circle").click()
+    expect(page.get_by_text("Joining the circle with it: Zoé.")).to_be_visible()
+    league = page.locator("table.league")
+    expect(league.locator("tbody tr")).to_have_count(2)
+    expect(league.locator("tbody tr").first).to_contain_text("Anne")
+    phone.context.close()

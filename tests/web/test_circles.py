@@ -19,9 +19,9 @@ from scorekeeper.games import entries
 from scorekeeper.games.models import Game, Player
 from scorekeeper.rules import ascenseur as rules
 from tests.games import play_out, store_game
+from tests.web.crawler import as_drawn, forms_of
 from tests.web.table import NONCE, TOKEN, text
 
-DRAWN_FROM = re.compile(r'name="drawn_from" (?:type="hidden" )?value="(\d+)"')
 KEEP_LINK = re.compile(r'value="[^"]*(/circle/[A-Za-z0-9_-]+/keep/[A-Za-z0-9_-]+)"')
 PERSON_LINK = re.compile(r'value="[^"]*(/circle/person/[A-Za-z0-9_-]+)"')
 
@@ -43,14 +43,18 @@ class Keeper:
         self.url = response.headers["Location"]
         return self.url
 
-    def form(self) -> dict[str, str]:
+    def form(self, path: str = "/people") -> dict[str, str]:
+        """The fields of the page's form sent to ``path`` (under the circle's address), as
+        drawn; for a path no form of the page is sent to, the token alone."""
         page = text(self.client.get(self.url))
-        token, drawn = TOKEN.search(page), DRAWN_FROM.search(page)
-        assert token and drawn, page
-        return {"csrf_token": token.group(1), "drawn_from": drawn.group(1)}
+        token = TOKEN.search(page)
+        assert token, page
+        action = self.url + path
+        drawn = [form for form in forms_of(page) if form.action.split("#")[0] == action]
+        return {"csrf_token": token.group(1), **(as_drawn(drawn[0]) if drawn else {})}
 
     def post(self, path: str, **fields: Any) -> Any:
-        return self.client.post(self.url + path, data={**self.form(), **fields})
+        return self.client.post(self.url + path, data={**self.form(path), **fields})
 
     def page(self) -> str:
         return html.unescape(text(self.client.get(self.url)))
@@ -130,9 +134,9 @@ def test_each_link_gives_its_rights_and_no_more(client: FlaskClient, app: Flask)
     assert viewer.get(url + "/qr/viewer.svg").status_code == 200
     assert viewer.get(url + "/circle.json").status_code == 403
     assert viewer.get(f"/ascenseur/new/ascenseur?circle={circle_id}").status_code == 200
-    assert f'value="{circle_id}"' not in text(
-        viewer.get(f"/ascenseur/new/ascenseur?circle={circle_id}")
-    )
+    setup = html.unescape(text(viewer.get(f"/ascenseur/new/ascenseur?circle={circle_id}")))
+    assert 'name="circle" type="hidden" value=""' in setup
+    assert "This phone does not keep Les Martin: this game will be played outside it" in setup
     # A person's link opens their page alone; a wrong one opens nothing.
     assert viewer.get(person_link).status_code == 200
     assert viewer.get(person_link[:-3] + "xyz").status_code == 404
@@ -317,14 +321,14 @@ def test_renames_merges_and_games_taken_out_are_logged_and_undone(
         out = db.session.get(Game, first)
         assert out is not None and out.out_of_history
 
-    # A form drawn before another phone's change changes nothing.
+    # A form drawn before another phone's change to something else applies all the same.
     stale = keeper.form()
     keeper.post("/people", name="Denis")
     response = client.post(url + "/people", data={**stale, "name": "Emma"}, follow_redirects=True)
-    assert "nothing was changed" in text(response)
+    assert "Emma joined the circle." in text(response)
     with app.app_context():
         circle = db.session.get(Circle, circle_id)
-        assert circle is not None and circle.person_named("Emma") is None
+        assert circle is not None and circle.person_named("Emma") is not None
 
     # Undo takes back the last changes, one at a time, and the log keeps them.
     assert keeper.post("/undo").status_code == 302  # the game back in the history
