@@ -112,7 +112,8 @@ def test_a_game_logged_late_takes_its_place_by_the_day_it_was_played(
     [
         ({"result": "cards"}, "Type how many cards reached the foundations."),
         ({"result": "cards", "cards_home": 52}, "from 0 to 51"),
-        ({"result": "cards", "cards_home": "x"}, "Not a valid integer value"),
+        ({"result": "cards", "cards_home": "x"}, "Type a whole number, in figures"),
+        ({"result": "cards", "cards_home": "9" * 400}, "from 0 to 51"),
         ({"result": "won", "minutes": 0}, "from 1 to 1440 minutes"),
         ({"result": "won", "played_on": "yesterday"}, "Not a valid date value"),
         ({"result": "maybe"}, "Tap Won"),
@@ -131,9 +132,9 @@ def test_a_refused_game_says_why_and_changes_nothing(
 def test_the_forms_own_messages_follow_each_request_s_language(client: FlaskClient) -> None:
     log = Log(client)
     log.start("Zoé")
-    for language, message in [("fr", "pas un entier valide"), ("en", "Not a valid integer")]:
+    for language, message in [("fr", "pas une date valide"), ("en", "Not a valid date")]:
         client.set_cookie("language", language)
-        response = log.post(played_on="2026-11-20", result="cards", cards_home="x")
+        response = log.post(played_on="20/11/2026", result="won")
         assert response.status_code == 422 and message in text(response)
 
 
