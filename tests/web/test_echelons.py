@@ -3,6 +3,7 @@ count, a race match and its tally, refused entries that change nothing, correcti
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -149,6 +150,34 @@ def test_a_race_match_and_its_tally(client: FlaskClient, app: Flask) -> None:
     page = text(client.get(race.url))
     assert re.search(r"<strong>Zoé 2</strong> – <strong>1 Yann</strong>", page)
     assert "(1 draw)" in page and race.entries(app) == 4
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", ["Race: 1 – 0 ·", "Race: 1 – 0, 1 draw ·", "Race: 1 – 0, 2 draws ·"]),
+        ("fr", ["Course\u00a0: 1 – 0 ·", "Course\u00a0: 1 – 0, 1 partie nulle ·",
+                "Course\u00a0: 1 – 0, 2 parties nulles ·"]),
+    ],
+)  # fmt: skip
+def test_the_home_page_and_the_race_say_its_draws_alike(
+    client: FlaskClient, language: str, said: list[str]
+) -> None:
+    client.set_cookie("language", language)
+    race = Log(client)
+    race.start("Zoé", "Yann")
+    assert race.post(left_a=0, left_b=7, played_on="2026-11-20").status_code == 302
+    for draws, home_line in enumerate(said):
+        if draws:
+            assert race.post(left_a=5, left_b=5, played_on="2026-11-20").status_code == 302
+        home = html.unescape(text(client.get("/")))
+        assert home_line in home, home
+        page = html.unescape(text(client.get(race.url)))
+        if draws:
+            in_the_tally = home_line.split(", ")[-1].removesuffix(" ·")
+            assert f"({in_the_tally})" in page
+        else:
+            assert not re.search(r"\d (draws?|parties? nulles?)\b", page)
 
 
 def test_a_game_is_corrected_deleted_and_taken_back_and_each_is_logged(

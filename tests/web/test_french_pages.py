@@ -13,12 +13,19 @@ from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 from flask_babel import gettext, ngettext
 
+from scorekeeper.ascenseur.models import AscenseurGame, RoundRecord
+from scorekeeper.circles.models import Circle
 from scorekeeper.club.labels import file_message
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Player
+from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.files import FileRule
 from scorekeeper.rules.pbn import PbnError
+from tests.games import play_out
 from tests.web.families import every_familys_pages
 from tests.web.table import Table, text
 from tests.web.test_bridge import Evening
+from tests.web.test_circles import Keeper
 from tests.web.test_echelons import Log
 from tests.web.test_i18n import CATALOG
 
@@ -184,3 +191,55 @@ def test_the_pages_name_each_player_with_french_elisions(client: FlaskClient) ->
     assert table.correct(1, (1, 1, 0), (0, 1, 0)).status_code == 302
     log_line = html.unescape(text(client.get(table.game_url)))
     assert "annonce d'Anne 0 → 1" in log_line
+
+
+HYPHEN_FOR_MINUS = re.compile(r"(?<![\w\-–−+/.,:])-\s?\d")
+"""A negative figure written with the hyphen-minus ("-7,5"), where the pages print "−"
+(U+2212); a date (2026-11-20), a range (1-3) and a word with a hyphen are no figure."""
+
+
+def circle_with_losses(app: Flask, client: FlaskClient) -> list[str]:
+    """A circle whose league and people's pages show figures below zero: an Escalier game
+    (every point a point lost) and a rubber bridge evening played in it. Its pages."""
+    keeper = Keeper(client)
+    url = keeper.start(people="Anne\nBruno\nChloé\nDenis")
+    circle_id = url.rsplit("/", 1)[1]
+    escalier = rules.PRESETS["escalier"]
+    with app.app_context():
+        circle = db.session.get(Circle, circle_id)
+        assert circle is not None
+        names = ("Anne", "Bruno", "Chloé", "Denis")
+        for seed in range(2):
+            db.session.add(
+                AscenseurGame(
+                    preset="escalier",
+                    first_dealer=0,
+                    circle_id=circle_id,
+                    players=[
+                        Player(seat=seat, name=name, person_id=circle.person_named(name).id)
+                        for seat, name in enumerate(names)
+                    ],
+                    rounds=RoundRecord.from_entries(play_out(escalier, 4, 0, seed)),
+                )
+            )
+        db.session.commit()
+    evening = Evening(client)
+    evening.start(circle=circle_id)
+    evening.played(1, "4S", "N", -2)
+    for number in (2, 3):  # North-South win the rubber: East-West lose by a margin
+        evening.played(number, "4S", "N", 0)
+    return [url, f"{url}?league=escalier", *keeper.person_links()]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_negative_figure_is_written_with_the_minus_sign(
+    app: Flask, client: FlaskClient, language: str
+) -> None:
+    urls = [*every_familys_pages(client), *circle_with_losses(app, client)]
+    client.set_cookie("language", language)
+    found = []
+    for url in urls:
+        page = text(client.get(url))
+        for line in read(page):
+            found += [f"{url}: {line!r}" for _hit in HYPHEN_FOR_MINUS.findall(line)]
+    assert not found, "\n".join(found)
