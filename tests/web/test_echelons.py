@@ -180,6 +180,36 @@ def test_the_home_page_and_the_race_say_its_draws_alike(
             assert not re.search(r"\d (draws?|parties? nulles?)\b", page)
 
 
+def test_the_games_logged_are_listed_by_the_day_they_were_played(client: FlaskClient) -> None:
+    """A game logged late for an earlier day stands among that day's, after those logged
+    before it (RULES.md §4); each keeps its number, the order it was logged in."""
+    log = Log(client)
+    log.start("Zoé")
+    for played_on, cards in [
+        ("2026-11-20", 10),
+        ("2026-11-22", 11),
+        ("2026-11-21", 12),
+        ("2026-11-20", 13),
+        ("2026-12-01", 14),
+    ]:
+        assert log.post(result="cards", cards_home=cards, played_on=played_on).status_code == 302
+    page = text(client.get(log.url))
+    listed = page[page.index('id="games-title"') :]
+    items = re.findall(
+        r'<li value="(\d+)"><a href="[^"]+/games/(\d+)/edit"[^>]*>([^<]+)</a>', listed
+    )
+    assert [(int(value), int(edit)) for value, edit, _text in items] == [
+        (5, 5), (2, 2), (3, 3), (4, 4), (1, 1)
+    ]  # fmt: skip
+    assert [said for _value, _edit, said in items] == [
+        "Dec 1, 2026: 14 cards home",
+        "Nov 22, 2026: 11 cards home",
+        "Nov 21, 2026: 12 cards home",
+        "Nov 20, 2026: 13 cards home",
+        "Nov 20, 2026: 10 cards home",
+    ]
+
+
 def test_a_game_is_corrected_deleted_and_taken_back_and_each_is_logged(
     client: FlaskClient, app: Flask
 ) -> None:
