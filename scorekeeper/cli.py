@@ -134,7 +134,7 @@ def main() -> None:
     is_flag=True,
     help="A club or public server: each browser sees only its own games, and only the "
     "scorer link lets a phone score. Without it, every phone in the house sees and scores "
-    "every game.",
+    "every game, but a phone given a game's follow link, which follows that game only.",
 )
 def serve(port: int, host: str, threads: int, public: bool) -> None:
     """Create the database if needed and serve Scorekeeper to the phones on this network."""

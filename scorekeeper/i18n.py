@@ -1,15 +1,21 @@
-"""French and English: the browser's preference, or the choice made in the page footer."""
+"""French and English: the browser's preference, or the choice made in the page footer; and
+French's elisions before the names a message is given (d'Anne, de Bruno)."""
 
 import os
-from collections.abc import Callable
+import re
+import unicodedata
+from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Protocol, cast
+from typing import Any
 from urllib.parse import urlsplit
 
 from babel import localedata
 from babel.support import NullTranslations
 from flask import Blueprint, Flask, current_app, g, redirect, request
-from flask_babel import get_locale, get_translations
+from flask_babel import Domain, get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
@@ -106,18 +112,97 @@ def request_catalogue() -> NullTranslations:
     return kept[1]
 
 
-class GettextInstaller(Protocol):
-    """A Jinja environment with the i18n extension (Flask-Babel adds it), which gives the
-    environment this method when it runs."""
+ELIDING = re.compile(r"\b([Dd]e|[Qq]ue) %\((\w+)\)s")
+"""The words French elides before a vowel, when a name follows them in a message."""
 
-    def install_gettext_callables(
-        self,
-        gettext: Callable[[str], str],
-        ngettext: Callable[[str, str, int], str],
-        newstyle: bool | None = None,
-        pgettext: Callable[[str, str], str] | None = None,
-        npgettext: Callable[[str, str, str, int], str] | None = None,
-    ) -> None: ...
+
+def begins_with_a_vowel_sound(name: str) -> bool:
+    """Whether French elides "de" and "que" before ``name``: it begins with a vowel (accented
+    or not, Élodie, Œdipe), an h (mute in the first names a table writes: Hélène, Hugo), or a y
+    before a consonant (Yves, but Yann)."""
+    # Each letter without its accents (É is E and an acute accent).
+    first, second = (unicodedata.normalize("NFD", c)[0] for c in f"{name[:2].casefold():2}")
+    if first == "y":
+        return second.isalpha() and second not in "aeiouy"
+    return first in "aeiouhœæ"
+
+
+def with_elisions(message: str, variables: Mapping[str, Any]) -> str:
+    """A translated message, before its names are put in: "de %(name)s" becomes
+    "d'%(name)s" where the name begins with a vowel sound, and "que" "qu'" (the French
+    messages write "de" and "que" before every name; English has nothing of the kind)."""
+    if "e %(" not in message:
+        return message
+
+    def elided(found: re.Match[str]) -> str:
+        name = variables.get(found[2])
+        if isinstance(name, str) and begins_with_a_vowel_sound(name):
+            return f"{found[1][:-1]}'%({found[2]})s"
+        return found[0]
+
+    return ELIDING.sub(elided, message)
+
+
+def put_in(message: object, values: Mapping[str, Any]) -> str:
+    """A message translated earlier (a lazy string), with its ``values`` put in."""
+    return with_elisions(str(message), values) % values
+
+
+class ElidingDomain(Domain):
+    """Flask-Babel's messages, with French's elisions before the names they are given."""
+
+    def gettext(self, string: str, **variables: Any) -> str:
+        message = self.get_translations().ugettext(string)
+        return with_elisions(message, variables) % variables if variables else message
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: Any) -> str:
+        variables.setdefault("num", num)
+        message = self.get_translations().ungettext(singular, plural, num)
+        return with_elisions(message, variables) % variables
+
+    def pgettext(self, context: str, string: str, **variables: Any) -> str:
+        message = self.get_translations().upgettext(context, string)
+        return with_elisions(message, variables) % variables if variables else message
+
+    def npgettext(
+        self, context: str, singular: str, plural: str, num: int, **variables: Any
+    ) -> str:
+        variables.setdefault("num", num)
+        message = self.get_translations().unpgettext(context, singular, plural, num)
+        return with_elisions(message, variables) % variables
+
+
+def page_message(context: Context, message: str, variables: Mapping[str, Any]) -> str:
+    """A template's message with its values put in, as Jinja's i18n extension does it (a
+    page's message is markup, its values escaped), and French's elisions."""
+    message = with_elisions(message, variables)
+    return (Markup(message) if context.eval_ctx.autoescape else message) % variables
+
+
+@pass_context
+def page_gettext(context: Context, string: str, **variables: Any) -> str:
+    return page_message(context, request_catalogue().ugettext(string), variables)
+
+
+@pass_context
+def page_ngettext(context: Context, singular: str, plural: str, num: int, **variables: Any) -> str:
+    variables.setdefault("num", num)
+    message = request_catalogue().ungettext(singular, plural, num)
+    return page_message(context, message, variables)
+
+
+@pass_context
+def page_pgettext(context: Context, msgctxt: str, string: str, **variables: Any) -> str:
+    return page_message(context, request_catalogue().upgettext(msgctxt, string), variables)
+
+
+@pass_context
+def page_npgettext(
+    context: Context, msgctxt: str, singular: str, plural: str, num: int, **variables: Any
+) -> str:
+    variables.setdefault("num", num)
+    message = request_catalogue().unpgettext(msgctxt, singular, plural, num)
+    return page_message(context, message, variables)
 
 
 def current_language() -> str:
@@ -129,14 +214,14 @@ def current_language() -> str:
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", local_timezone())
     babel.init_app(app, locale_selector=select_locale)
-    cast(GettextInstaller, app.jinja_env).install_gettext_callables(
-        gettext=lambda string: request_catalogue().ugettext(string),
-        ngettext=lambda singular, plural, n: request_catalogue().ungettext(singular, plural, n),
-        pgettext=lambda context, string: request_catalogue().upgettext(context, string),
-        npgettext=lambda context, singular, plural, n: request_catalogue().unpgettext(
-            context, singular, plural, n
-        ),
-        newstyle=True,
+    babel.domain_instance = ElidingDomain()
+    # In place of the calls Flask-Babel gives Jinja's i18n extension, which find the catalogue
+    # anew for each message, and which put its values in without French's elisions.
+    app.jinja_env.globals.update(
+        gettext=page_gettext,
+        ngettext=page_ngettext,
+        pgettext=page_pgettext,
+        npgettext=page_npgettext,
     )
     app.register_blueprint(bp)
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES

@@ -61,8 +61,8 @@ const chosenNumber = (row) => {
   const input = row.querySelector("input:checked");
   return input ? Number(input.value) : null;
 };
-// A function as the replacement: a "$" in a player's name is not a pattern.
-const missingText = (form, row) => form.dataset.missingText.replace("{name}", () => row.dataset.name);
+// What the page says of a row left without a number: drawn with the row, naming its player.
+const missingText = (row) => row.dataset.missingText;
 
 // Bids: highlight who bids next; once the others have bid, grey out the dealer's forbidden bid.
 // A bid the dealer tapped early that has since become the forbidden one stays, marked, with
@@ -117,9 +117,7 @@ function enhanceBids(form) {
   refresh();
   checkBeforeSending(form, rows, (row) => {
     if (chosenNumber(row) === null) {
-      return row.hasAttribute("data-tricks")
-        ? form.dataset.missingTricksText.replace("{name}", () => row.dataset.name)
-        : missingText(form, row);
+      return missingText(row);
     }
     if (row === dealerRow && forbiddenChosen()) {
       return form.dataset.forbiddenChosenText.replace("{bid}", forbidden);
@@ -171,7 +169,7 @@ function enhanceTricks(form, rows, checks = true) {
   form.addEventListener("change", refresh);
   refresh();
   if (checks) {
-    checkBeforeSending(form, rows, (row) => (chosen(row) === null ? missingText(form, row) : ""));
+    checkBeforeSending(form, rows, (row) => (chosen(row) === null ? missingText(row) : ""));
   }
 }
 

@@ -71,7 +71,11 @@ def running_totals(sheet: rules.GameSheet) -> list[list[int]]:
 
 
 def chart(sheet: rules.GameSheet) -> Chart:
-    """The chart of the running totals of a game."""
+    """The chart of the running totals of a game, as its sheet writes them: where only losses
+    count (Escalier), the points lost, rising from 0."""
+    if sheet.variant.scoring.penalties_only:
+        lost = [[-total for total in totals] for totals in running_totals(sheet)]
+        return line_chart(sheet.players, lost, label=str)
     return line_chart(sheet.players, running_totals(sheet))
 
 

@@ -10,14 +10,13 @@ from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
     FieldList,
-    IntegerField,
     RadioField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper.ascenseur.labels import CHOICES, SUIT_NAMES
-from scorekeeper.forms import SelectChoice, stripped
+from scorekeeper.forms import SelectChoice, WholeNumberField, stripped
 from scorekeeper.games.forms import ChangeForm, NewGameForm
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import SUITS
@@ -39,11 +38,14 @@ def as_points_lost(value: int | None) -> int | None:
     return None if value is None else abs(value)
 
 
-def points_field(label: Any, *, lost: bool = False) -> IntegerField:
+def points_field(label: Any, *, lost: bool = False) -> WholeNumberField:
     """A number of our own scoring; left empty, the preset's number stands."""
-    return IntegerField(
+    return WholeNumberField(
         label,
-        validators=[Optional(), NumberRange(0, MAX_POINTS)],
+        validators=[Optional()],
+        low=0,
+        high=MAX_POINTS,
+        out_of_range=_l("Points are from 0 to %(max)d."),
         filters=[as_points_lost] if lost else [],
     )
 
@@ -79,8 +81,12 @@ class SetupForm(NewGameForm):
     )
     bidding = RadioField(_l("Bidding"), choices=options(CHOICES["bidding"]))
     hook = BooleanField(_l("The dealer may not make the bids add up to the cards dealt"))
-    hook_from = IntegerField(
-        _l("…from this many cards on"), validators=[Optional(), NumberRange(1, 52)]
+    hook_from = WholeNumberField(
+        _l("…from this many cards on"),
+        validators=[Optional()],
+        low=1,
+        high=52,
+        out_of_range=_l("A round deals 1 to %(max)d cards."),
     )
     first_lead = RadioField(_l("Who leads the first trick"), choices=options(CHOICES["first_lead"]))
     play = RadioField(_l("Play"), choices=options(CHOICES["play"]))
@@ -93,9 +99,12 @@ class SetupForm(NewGameForm):
     missed_per_trick = points_field(_l("Missed: points lost per trick off"), lost=True)
     shape = RadioField(_l("Schedule"), choices=options(CHOICES["shape"]))
     hands = RadioField(_l("Hands"), choices=options(CHOICES["hands"]))
-    chosen_top = IntegerField(
+    chosen_top = WholeNumberField(
         _l("Most cards in a round (empty: as the game says)"),
-        validators=[Optional(), NumberRange(1, 52)],
+        validators=[Optional()],
+        low=1,
+        high=52,
+        out_of_range=_l("A round deals 1 to %(max)d cards."),
     )
     trump = RadioField(_l("A trump card is turned"), choices=options(CHOICES["trump"]))
 

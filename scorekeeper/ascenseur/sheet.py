@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from flask import render_template
@@ -41,8 +43,26 @@ def sheet(game_id: str) -> str:
             rows, len(game.players), penalties=scored.variant.scoring.penalties_only
         ),
         chunks=print_chunks(len(game.players)),
+        names_sideways=names_sideways(game.names),
         one_page=len(game.players) <= ONE_PAGE_PLAYERS,
     )
+
+
+PHONE_COLUMNS_REM = 16.8
+"""The width a phone 360 px wide gives the players' columns of its sheet: its 21 rem of text
+but the round's column."""
+CHARACTER_REM = 0.56
+"""The width of a character of a name in the sheet's headings, at most (0.65 of its type,
+0.85 rem bold), on average over a word."""
+
+
+def names_sideways(names: Sequence[str]) -> bool:
+    """Whether the phone's sheet writes its players' names up their columns rather than across:
+    where the longest word of a name (a name breaks at a space or after a hyphen, never inside
+    a word) would not fit across its column. Up the column, every name shows whole."""
+    room = PHONE_COLUMNS_REM / len(names) - 0.2
+    words = (word for name in names for word in re.split(r"\s+|(?<=-)", name))
+    return max(len(word) for word in words) * CHARACTER_REM > room
 
 
 PAGE_MM = {False: 279, True: 192}

@@ -24,7 +24,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import format_decimal, format_percent
+from flask_babel import format_percent
 from flask_babel import gettext as _
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -67,6 +67,7 @@ from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import Outcome, sent_fields, write_entry
 from scorekeeper.games.forms import ChangeForm, ImportForm
+from scorekeeper.games.helpers import figure
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
@@ -89,7 +90,7 @@ def figures_in_words() -> dict[str, Any]:
     def decimal(value: Fraction | float | None, places: int = 2) -> str:
         if value is None:
             return "–"
-        return str(format_decimal(float(value), format="0." + "0" * places if places else "0"))
+        return figure(float(value), "0." + "0" * places if places else "0")
 
     def percent(value: Fraction | float | None) -> str:
         return "–" if value is None else str(format_percent(float(value), format="0%"))

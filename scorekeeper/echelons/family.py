@@ -11,7 +11,6 @@ from flask import url_for
 from flask_babel import (
     format_date,
     format_datetime,
-    format_decimal,
     format_percent,
     ngettext,
 )
@@ -22,6 +21,7 @@ from scorekeeper.echelons import bp
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
 from scorekeeper.echelons.transfer import game_from_json, game_to_json
 from scorekeeper.games.entries import describer
+from scorekeeper.games.helpers import figure
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules import echelons
@@ -51,13 +51,9 @@ def summary(game: Game) -> Summary:
     when = _("last change %(when)s", when=format_datetime(game.updated_at, "short"))
     if game.race:
         wins_a, wins_b, draws = echelons.race_tally(game.winners)
-        detail = ngettext(
-            "Race: %(a)d – %(b)d, %(num)d drawn",
-            "Race: %(a)d – %(b)d, %(num)d drawn",
-            draws,
-            a=wins_a,
-            b=wins_b,
-        )
+        detail = _("Race: %(a)d – %(b)d", a=wins_a, b=wins_b)
+        if draws:
+            detail = _("%(tally)s, %(draws)s", tally=detail, draws=drawn_games(draws))
     else:
         stats = echelons.log_statistics(game.patience_games)
         detail = ngettext(
@@ -154,9 +150,14 @@ FAMILY = register(
 )
 
 
+def drawn_games(draws: int) -> str:
+    """A race's drawn games, as the home page and the race's own page say them: "1 draw"."""
+    return ngettext("%(num)d draw", "%(num)d draws", draws)
+
+
 def cards_average(value: float) -> str:
     """An average of cards home to a tenth, with the reader's decimal mark: 38.6, 38,6."""
-    return str(format_decimal(value, "0.0"))
+    return figure(value, "0.0")
 
 
 @bp.context_processor
@@ -165,4 +166,5 @@ def template_helpers() -> dict[str, Any]:
         "format_percent": format_percent,
         "game_line": game_line,
         "cards_average": cards_average,
+        "drawn_games": drawn_games,
     }

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import DateField, HiddenField, IntegerField, RadioField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms import DateField, HiddenField, RadioField, StringField
+from wtforms.validators import InputRequired, Length, Optional
 
-from scorekeeper.forms import ExtraValidators, SelectChoice, printable, stripped
+from scorekeeper.forms import ExtraValidators, SelectChoice, WholeNumberField, printable, stripped
 from scorekeeper.games.forms import ChangeForm, NewGameForm
 
 MAX_NAME = 24
@@ -67,21 +67,19 @@ class LogForm(ChangeForm):
 
     result = HiddenField()
     """Sent by the button tapped: "won", or "cards" with the number typed."""
-    cards_home = IntegerField(
+    cards_home = WholeNumberField(
         _l("Cards on the foundations"),
-        validators=[
-            Optional(),
-            NumberRange(
-                0, 51, _l("The cards on the foundations of a game not won are from 0 to 51.")
-            ),
-        ],
+        validators=[Optional()],
+        low=0,
+        high=51,
+        out_of_range=_l("The cards on the foundations of a game not won are from 0 to 51."),
     )
-    minutes = IntegerField(
+    minutes = WholeNumberField(
         _l("Minutes it took (if you noted them)"),
-        validators=[
-            Optional(),
-            NumberRange(1, 1440, _l("The time taken is from 1 to 1440 minutes.")),
-        ],
+        validators=[Optional()],
+        low=1,
+        high=1440,
+        out_of_range=_l("The time taken is from 1 to 1440 minutes."),
     )
     played_on = date_field()
 
@@ -110,17 +108,17 @@ class LogForm(ChangeForm):
 class RaceForm(ChangeForm):
     """A race game: each player's cards left in stock and tableau (0 for whoever finished)."""
 
-    left_a = IntegerField(
-        validators=[
-            InputRequired(_l("Type the cards each player has left.")),
-            NumberRange(0, 52, _l("The cards left are from 0 to 52.")),
-        ]
+    left_a = WholeNumberField(
+        validators=[InputRequired(_l("Type the cards each player has left."))],
+        low=0,
+        high=52,
+        out_of_range=_l("The cards left are from 0 to 52."),
     )
-    left_b = IntegerField(
-        validators=[
-            InputRequired(_l("Type the cards each player has left.")),
-            NumberRange(0, 52, _l("The cards left are from 0 to 52.")),
-        ]
+    left_b = WholeNumberField(
+        validators=[InputRequired(_l("Type the cards each player has left."))],
+        low=0,
+        high=52,
+        out_of_range=_l("The cards left are from 0 to 52."),
     )
     played_on = date_field()
 

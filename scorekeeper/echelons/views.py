@@ -112,10 +112,19 @@ def render_page(
         weeks_shown=WEEKS_SHOWN,
         months_shown=MONTHS_SHOWN,
         bars=chart(games),
+        by_day_played=latest_first(game),
         tally=echelons.race_tally(game.winners),
         next_game=len(game.entries) + 1,
         **page_context(game, url_for(".page", game_id=game.id), scorer=scorer, conflict=conflict),
     ), status
+
+
+def latest_first(game: EchelonsGame) -> list[tuple[int, PatienceRecord]]:
+    """The games logged, each with its number (the order it was logged in), the last played
+    first: by the day it was played, then by the order logged, as the history counts them
+    (RULES.md §4), so that a game logged late for an earlier day stands among that day's."""
+    numbered = enumerate(game.entries, start=1)
+    return sorted(numbered, key=lambda entry: (entry[1].played_on, entry[0]), reverse=True)
 
 
 @bp.get("/<game_id>")

@@ -32,6 +32,7 @@ from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_g
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import circles, family_of
 from scorekeeper.games.rights import form_key, remember
+from scorekeeper.i18n import put_in
 from scorekeeper.rules.common import RuleError
 
 ATTEMPTS = 3
@@ -331,10 +332,10 @@ class EntryKind(Generic[G, E]):
         return [(self.label(key), self.text(game, entry))]
 
     def label(self, key: Any) -> str:
-        return str(self.words.label) % self.names(key)
+        return put_in(self.words.label, self.names(key))
 
     def say(self, message: Any, key: Any, **more: Any) -> str:
-        return str(message) % {**self.names(key), **more}
+        return put_in(message, {**self.names(key), **more})
 
     # --- Entering --------------------------------------------------------------------------------
 
@@ -722,7 +723,7 @@ def describer(
             "new": logged(game, change, change.new),
             **details(game, change),
         }
-        return str(message) % said
+        return put_in(message, said)
 
     return describe
 

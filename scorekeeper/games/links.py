@@ -1,4 +1,4 @@
-"""A game's two addresses, for the other phones at the table: to follow it, and to score it."""
+"""A game's two links, for the other phones at the table: to follow it, and to score it."""
 
 from __future__ import annotations
 
@@ -32,11 +32,12 @@ def link_base() -> str:
 
 
 def share_links(game: Game) -> dict[str, str]:
-    """The game's two addresses: to follow it, and to score it."""
+    """The game's two links: to follow it (and change nothing, in every server mode), and to
+    score it."""
     base = link_base()
     family = family_of(game).key
     return {
-        "viewer": base + url_for(family_of(game).page, game_id=game.id),
+        "viewer": base + url_for(f"{family}.follow", game_id=game.id),
         "scorer": base
         + url_for(f"{family}.join_as_scorer", game_id=game.id, token=game.scorer_token),
     }

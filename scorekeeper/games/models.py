@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, false, inspect
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, false, inspect, true
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from scorekeeper.extensions import Model
@@ -187,7 +187,8 @@ class Player(Model):
 
 
 class BrowserGame(Model):
-    """A game a browser scores (see :mod:`scorekeeper.games.rights`)."""
+    """A game a browser scores, or follows only: opened through its follow link, and not
+    through its scorer link since (see :mod:`scorekeeper.games.rights`)."""
 
     __tablename__ = "browser_game"
 
@@ -196,3 +197,5 @@ class BrowserGame(Model):
         ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+    scores: Mapped[bool] = mapped_column(default=True, server_default=true())
+    """Whether the browser scores the game; else it follows it only."""

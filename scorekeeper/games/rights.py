@@ -1,9 +1,11 @@
 """Who may do what with a game: the scorer enters and corrects, a viewer only looks.
 
-A game's scorer link carries a secret token; opening it marks this browser as a scorer of that
-game, and the address bar moves on to the plain game address, so the token never appears in a
-page a viewer sees. On a private server (the family's laptop), every phone in the house may
-score every game, but for a family whose games hand out narrower links of their own (a club
+Each link gives what its name says, in every server mode. A game's scorer link carries a
+secret token; opening it marks this browser as a scorer of that game, and the address bar moves
+on to the plain game address, so the token never appears in a page a viewer sees. Its follow
+link marks this browser as following the game only (unless it scores it already). On a private
+server (the family's laptop), every phone in the house may score every game, but a phone given
+a game's follow link, and a family whose games hand out narrower links of their own (a club
 session's table links): there, in every server mode, the scorer's rights come from the scorer
 link alone.
 
@@ -30,6 +32,7 @@ from scorekeeper.games.registry import FAMILIES
 
 BROWSER = "browser"
 SCORER_OF = "scorer_of"
+FOLLOWS = "follows"
 OPENED = "opened"
 RECENT = 60
 """How many of its most recent games a browser's cookie carries; the database has them all."""
@@ -70,16 +73,22 @@ def is_scorer(game_id: str, family: str, *, sure: bool = False) -> bool:
     """Whether this browser scores the game (of ``family``). The cookie answers when it holds
     the game, or when it holds every game the browser scores; the database, when the cookie's
     list is full, or when ``sure`` (before a change is made)."""
-    if every_phone_scores(family):
+    if every_phone_scores(family) and not noted(FOLLOWS, game_id, sure=sure):
         return True
-    recent = session.get(SCORER_OF, [])
+    return noted(SCORER_OF, game_id, sure=sure)
+
+
+def noted(key: str, game_id: str, *, sure: bool) -> bool:
+    """Whether this browser scores the game (``key`` is SCORER_OF) or follows it only
+    (FOLLOWS), as :func:`is_scorer` finds it: its cookie, or the database."""
+    recent = session.get(key, [])
     if game_id in recent:
         return True
     browser = session.get(BROWSER)
     if not isinstance(browser, str) or (len(recent) < RECENT and not sure):
         return False
     row = db.session.get(BrowserGame, (browser, game_id))
-    return row is not None
+    return row is not None and row.scores == (key == SCORER_OF)
 
 
 def require_scorer(game: Game) -> None:
@@ -97,20 +106,42 @@ def _note_recent(key: str, game_id: str) -> bool:
     return game_id not in known
 
 
-def remember(game_id: str, *, scorer: bool = False) -> None:
-    """Note that this browser opened the game, or that it scores it."""
+def _forget_recent(key: str, game_id: str) -> None:
+    known = session.get(key, [])
+    if game_id in known:
+        session[key] = [other for other in known if other != game_id]
+
+
+def remember(game_id: str, *, scorer: bool = False, follower: bool = False) -> None:
+    """Note that this browser opened the game; that it scores it (its scorer link, or a game it
+    began); or that it follows it only (its follow link, opened on a browser that does not
+    score it: a scorer keeps its rights)."""
     # The id comes with the first game noted: a cookie noting games without one is taken for
     # a cookie from before browsers had ids, and given one (rewritten) at its next request.
     browser = browser_id()
     _note_recent(OPENED, game_id)
-    if not scorer or not _note_recent(SCORER_OF, game_id):
+    if scorer:
+        _forget_recent(FOLLOWS, game_id)
+        if _note_recent(SCORER_OF, game_id):
+            _note_in_database(browser, game_id, scores=True)
+    elif follower and not noted(SCORER_OF, game_id, sure=True) and _note_recent(FOLLOWS, game_id):
+        _note_in_database(browser, game_id, scores=False)
+
+
+def _note_in_database(browser: str, game_id: str, *, scores: bool) -> None:
+    """Keep what the browser may do with the game: a follower given the scorer link since
+    scores it; a scorer never becomes a follower."""
+    row = db.session.get(BrowserGame, (browser, game_id))
+    if row is not None and (row.scores or not scores):
         return
-    if db.session.get(BrowserGame, (browser, game_id)) is None:
-        db.session.add(BrowserGame(browser=browser, game_id=game_id))
-        try:
-            db.session.commit()
-        except IntegrityError:  # the same browser, the same game, two requests at once
-            db.session.rollback()
+    if row is None:
+        db.session.add(BrowserGame(browser=browser, game_id=game_id, scores=scores))
+    else:
+        row.scores = scores
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same browser, the same game, two requests at once
+        db.session.rollback()
 
 
 def form_key(nonce: str | None) -> str | None:

@@ -1,6 +1,6 @@
 """The pages every game has, whatever its family, added to each family's blueprint so that its
 games keep their addresses (``/<family>/<game id>/...``): the live version, the scorer link and
-the QR codes, undo, the game file."""
+the QR codes, the follow link, undo, the game file."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from scorekeeper.games.links import qr_svg, share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import Family, TakenBack, file_stem
-from scorekeeper.games.rights import remember, require_scorer
+from scorekeeper.games.rights import is_scorer, remember, require_scorer
 from scorekeeper.serving import POLL_PATH, poll_response
 
 
@@ -46,6 +46,18 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
             abort(403)
         remember(game.id, scorer=True)
         flash(_("This phone can now enter and correct the scores of this game."))
+        return game_page(game)
+
+    @bp.get("/<game_id>/follow")
+    def follow(game_id: str) -> BaseResponse:
+        """The follow link: this browser follows the game, changing nothing, in every server
+        mode (one that scores the game keeps its rights)."""
+        game = get_game_or_404(game_id, family.game)
+        remember(game.id, follower=True)
+        if not is_scorer(game.id, game.family):
+            flash(
+                _("This phone follows the game: each change shows as it comes; it changes nothing.")
+            )
         return game_page(game)
 
     @bp.get("/<game_id>/qr/<any(viewer, scorer):link>.svg")

@@ -329,7 +329,8 @@ def kept_page(
     def key(scorer: bool) -> Hashable:
         return (family.key, game_id, version, part, part_version, scorer, *where, *varies)
 
-    # Where every phone scores, none would ask for the viewers' copy.
+    # Where every phone scores, the phones looking on are the few given the follow link: they
+    # draw their own copy when they ask.
     both = for_both_roles and scorer and not every_phone_scores(family.key)
     alike = [True]
 

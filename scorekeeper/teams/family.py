@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import url_for
-from flask_babel import format_datetime, format_decimal, ngettext
+from flask_babel import format_datetime, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -20,6 +20,7 @@ from scorekeeper.contract.labels import (
     result_label,
 )
 from scorekeeper.games.entries import describer
+from scorekeeper.games.helpers import figure
 from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules.bridge import Seat, Side, board_dealer, board_vulnerability
@@ -92,7 +93,7 @@ def logged_result(code: str | None) -> str:
 
 def points(value: float) -> str:
     """Victory points as a table reads them: two decimals, the reader's decimal mark."""
-    return str(format_decimal(value, format="0.00"))
+    return figure(value, "0.00")
 
 
 def new_games() -> list[NewGame]:

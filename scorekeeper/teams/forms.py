@@ -6,11 +6,11 @@ from typing import Any, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange
+from wtforms import StringField
+from wtforms.validators import InputRequired, Length
 
 from scorekeeper.contract.forms import MAX_NAME, RESULTS, DealForm, choices
-from scorekeeper.forms import ExtraValidators, printable, stripped
+from scorekeeper.forms import ExtraValidators, WholeNumberField, printable, stripped
 from scorekeeper.games.forms import NewGameForm
 from scorekeeper.rules.bridge import Seat
 from scorekeeper.teams.models import (
@@ -46,21 +46,21 @@ class SetupForm(NewGameForm):
     b_1_w = player_field(_l("Table 1, West"))
     b_2_n = player_field(_l("Table 2, North"))
     b_2_s = player_field(_l("Table 2, South"))
-    boards = IntegerField(
+    boards = WholeNumberField(
         _l("Boards in the match"),
         default=8,
-        validators=[
-            InputRequired(_l("Enter how many boards the match has.")),
-            NumberRange(1, MOST_BOARDS, _l("A match has 1 to %(max)d boards.")),
-        ],
+        validators=[InputRequired(_l("Enter how many boards the match has."))],
+        low=1,
+        high=MOST_BOARDS,
+        out_of_range=_l("A match has 1 to %(max)d boards."),
     )
-    first_board = IntegerField(
+    first_board = WholeNumberField(
         _l("Number of the first board"),
         default=1,
-        validators=[
-            InputRequired(_l("Enter the number of the first board.")),
-            NumberRange(1, HIGHEST_FIRST_BOARD, _l("Boards are numbered from 1 to %(max)d.")),
-        ],
+        validators=[InputRequired(_l("Enter the number of the first board."))],
+        low=1,
+        high=HIGHEST_FIRST_BOARD,
+        out_of_range=_l("Boards are numbered from 1 to %(max)d."),
     )
 
     def player_fields(self, team: str) -> list[tuple[StringField, int]]:

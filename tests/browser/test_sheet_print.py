@@ -4,6 +4,7 @@ The first page of each print is kept as a PNG in test-artifacts/ to look at."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 from pathlib import Path
@@ -161,3 +162,52 @@ def test_a_phone_shows_every_player_and_a_tablet_the_whole_sheet_in_its_own_box(
     assert abs(name_cell["y"] - frame["y"]) < 3  # the players' names stay on top
     page.set_viewport_size({"width": 360, "height": 740})
     page.screenshot(path=str(ARTIFACTS / "sheet-phone.png"), full_page=True)
+
+
+MM = 72 / 25.4
+"""Points (a PDF's unit) in a millimetre."""
+
+
+def printed_words(pdf: Path) -> list[tuple[float, float, float, str]]:
+    """Each word printed on the first page: its left, its right, its baseline's height, its
+    text."""
+    bbox = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", "-bbox", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found = re.findall(
+        r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+        bbox,
+    )
+    return [(float(left), float(right), float(low), word) for left, right, low, word in found]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_cards_dealt_print_clear_of_the_dealer_s_name(
+    page: Page, served_app: Flask, live_server: str, tmp_path: Path, language: str
+) -> None:
+    """ "10Denis": each round's cards and its dealer are apart by more than a space, at every
+    type size the sheet prints in (as many players as print on one page)."""
+    page.context.add_cookies([{"name": "language", "value": language, "url": live_server}])
+    for players in (2, 3, 5, 6, 7):
+        variant = rules.PRESETS["ascenseur-a-charge"]
+        entries = play_out(variant, players, 0, seed=players)
+        game_id = store_game(served_app, "ascenseur-a-charge", NAMES[:players], entries)
+        page.goto(f"{live_server}/ascenseur/{game_id}/sheet")
+        pdf = tmp_path / f"sheet-{players}-{language}.pdf"
+        page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+        words = printed_words(pdf)
+        lines: dict[float, list[tuple[float, float, str]]] = {}
+        for left, right, low, word in words:
+            lines.setdefault(round(low, 1), []).append((left, right, word))
+        gaps = []
+        for line in lines.values():
+            line.sort()
+            for (_left, right, before), (left, _right, after) in itertools.pairwise(line):
+                name = after.rstrip("…")  # a long name is cut short in its column
+                if before.isdigit() and name and any(n.startswith(name) for n in NAMES):
+                    gaps.append(left - right)
+        assert len(gaps) >= len(entries) - 2, (players, len(gaps))
+        assert min(gaps) >= 1.2 * MM, (players, language, min(gaps) / MM)

@@ -16,6 +16,9 @@ class PageForm:
     """Each field's offered values (a text field offers what it holds)."""
     buttons: list[tuple[str, str]] = field(default_factory=list)
     """The submit buttons' (name, value); a button without a name sends nothing."""
+    kinds: dict[str, str] = field(default_factory=dict)
+    """Each field's kind: its input's type ("text", "hidden", "radio" ...), or "textarea",
+    "select"."""
 
 
 class FormReader(HTMLParser):
@@ -41,12 +44,15 @@ class FormReader(HTMLParser):
             form.buttons.append((name or "", found.get("value", "")))
         elif tag == "input" and name:
             form.fields.setdefault(name, []).append(found.get("value", ""))
+            form.kinds[name] = kind
         elif tag == "textarea" and name:
             self.textarea = name
             form.fields.setdefault(name, [])
+            form.kinds[name] = tag
         elif tag == "select" and name:
             self.select = name
             form.fields.setdefault(name, [])
+            form.kinds[name] = tag
         elif tag == "option" and self.select:
             form.fields[self.select].append(found.get("value", ""))
 

@@ -63,6 +63,43 @@ def test_escalier_keeps_one_column_of_points_lost(app: Flask, client: FlaskClien
     assert "Points lost" in page
 
 
+def plotted_finish(chart: str) -> list[float]:
+    """What each line of a chart ends at, read off its axis: the figure at the height of the
+    line's last point, from the heights of the axis' labelled ticks."""
+    ticks = [
+        (float(y), int(label.replace("−", "-").replace("+", "")))
+        for y, label in re.findall(
+            r'<text x="[\d.]+" y="([\d.]+)" text-anchor="end"[^>]*>([^<]+)<', chart
+        )
+    ]
+    (top_y, top), (bottom_y, bottom) = ticks[-1], ticks[0]
+    ends = [
+        float(line.split()[-1].split(",")[1])
+        for line in re.findall(r'<polyline points="([^"]+)"', chart)
+    ]
+    return [bottom + (top - bottom) * (bottom_y - y) / (bottom_y - top_y) for y in ends]
+
+
+def test_escalier_s_chart_plots_the_points_lost_the_sheet_shows(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = finished(app, "escalier", ("Ana", "Bob", "Cy", "Di"))
+    page = text(client.get(f"/ascenseur/{game_id}/sheet"))
+    lost = [int(total) for total in re.findall(r'class="first total">([^<]+)</td>', page)]
+    assert max(lost) > 0 and all(points >= 0 for points in lost)
+    chart = page[page.index('<figure class="chart">') : page.index("</figure>")]
+    assert "Points lost, round by round" in chart
+    assert "−" not in chart  # no tick below zero: nobody loses less than nothing
+    assert [round(end) for end in plotted_finish(chart)] == lost  # to the nearest pixel
+    # Where points are won and lost, the chart plots the signed totals as the sheet does.
+    game_id = finished(app, "ascenseur", ("Ana", "Bob", "Cy", "Di"))
+    page = text(client.get(f"/ascenseur/{game_id}/sheet"))
+    totals = re.findall(r'class="first total">([^<]+)</td>', page)
+    chart = page[page.index('<figure class="chart">') : page.index("</figure>")]
+    signed = [int(t.replace("−", "-").replace("+", "")) for t in totals]
+    assert [round(end) for end in plotted_finish(chart)] == signed
+
+
 def test_the_sheet_shows_the_trump_suit_noted_and_the_rounds_without_trump(
     app: Flask, client: FlaskClient
 ) -> None:

@@ -152,7 +152,8 @@ def expected_league(games: list[tuple[date, dict[str, tuple[int, int]]]]) -> lis
         cells = [name, str(played), str(wins), format_decimal(float(average), "0.00", locale="en")]
         if has_points:
             handicap = int((best - per_game) * Fraction(4, 5) + Fraction(1, 2))
-            cells += [format_decimal(float(per_game), "0.0", locale="en"), str(handicap)]
+            figure = format_decimal(float(per_game), "0.0", locale="en").replace("-", "−")
+            cells += [figure, str(handicap)]
         shown.append(tuple(cells))
     return shown
 

@@ -3,6 +3,7 @@ count, a race match and its tally, refused entries that change nothing, correcti
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -112,7 +113,8 @@ def test_a_game_logged_late_takes_its_place_by_the_day_it_was_played(
     [
         ({"result": "cards"}, "Type how many cards reached the foundations."),
         ({"result": "cards", "cards_home": 52}, "from 0 to 51"),
-        ({"result": "cards", "cards_home": "x"}, "Not a valid integer value"),
+        ({"result": "cards", "cards_home": "x"}, "Type a whole number, in figures"),
+        ({"result": "cards", "cards_home": "9" * 400}, "from 0 to 51"),
         ({"result": "won", "minutes": 0}, "from 1 to 1440 minutes"),
         ({"result": "won", "played_on": "yesterday"}, "Not a valid date value"),
         ({"result": "maybe"}, "Tap Won"),
@@ -131,9 +133,9 @@ def test_a_refused_game_says_why_and_changes_nothing(
 def test_the_forms_own_messages_follow_each_request_s_language(client: FlaskClient) -> None:
     log = Log(client)
     log.start("Zoé")
-    for language, message in [("fr", "pas un entier valide"), ("en", "Not a valid integer")]:
+    for language, message in [("fr", "pas une date valide"), ("en", "Not a valid date")]:
         client.set_cookie("language", language)
-        response = log.post(played_on="2026-11-20", result="cards", cards_home="x")
+        response = log.post(played_on="20/11/2026", result="won")
         assert response.status_code == 422 and message in text(response)
 
 
@@ -148,6 +150,64 @@ def test_a_race_match_and_its_tally(client: FlaskClient, app: Flask) -> None:
     page = text(client.get(race.url))
     assert re.search(r"<strong>Zoé 2</strong> – <strong>1 Yann</strong>", page)
     assert "(1 draw)" in page and race.entries(app) == 4
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", ["Race: 1 – 0 ·", "Race: 1 – 0, 1 draw ·", "Race: 1 – 0, 2 draws ·"]),
+        ("fr", ["Course\u00a0: 1 – 0 ·", "Course\u00a0: 1 – 0, 1 partie nulle ·",
+                "Course\u00a0: 1 – 0, 2 parties nulles ·"]),
+    ],
+)  # fmt: skip
+def test_the_home_page_and_the_race_say_its_draws_alike(
+    client: FlaskClient, language: str, said: list[str]
+) -> None:
+    client.set_cookie("language", language)
+    race = Log(client)
+    race.start("Zoé", "Yann")
+    assert race.post(left_a=0, left_b=7, played_on="2026-11-20").status_code == 302
+    for draws, home_line in enumerate(said):
+        if draws:
+            assert race.post(left_a=5, left_b=5, played_on="2026-11-20").status_code == 302
+        home = html.unescape(text(client.get("/")))
+        assert home_line in home, home
+        page = html.unescape(text(client.get(race.url)))
+        if draws:
+            in_the_tally = home_line.split(", ")[-1].removesuffix(" ·")
+            assert f"({in_the_tally})" in page
+        else:
+            assert not re.search(r"\d (draws?|parties? nulles?)\b", page)
+
+
+def test_the_games_logged_are_listed_by_the_day_they_were_played(client: FlaskClient) -> None:
+    """A game logged late for an earlier day stands among that day's, after those logged
+    before it (RULES.md §4); each keeps its number, the order it was logged in."""
+    log = Log(client)
+    log.start("Zoé")
+    for played_on, cards in [
+        ("2026-11-20", 10),
+        ("2026-11-22", 11),
+        ("2026-11-21", 12),
+        ("2026-11-20", 13),
+        ("2026-12-01", 14),
+    ]:
+        assert log.post(result="cards", cards_home=cards, played_on=played_on).status_code == 302
+    page = text(client.get(log.url))
+    listed = page[page.index('id="games-title"') :]
+    items = re.findall(
+        r'<li value="(\d+)"><a href="[^"]+/games/(\d+)/edit"[^>]*>([^<]+)</a>', listed
+    )
+    assert [(int(value), int(edit)) for value, edit, _text in items] == [
+        (5, 5), (2, 2), (3, 3), (4, 4), (1, 1)
+    ]  # fmt: skip
+    assert [said for _value, _edit, said in items] == [
+        "Dec 1, 2026: 14 cards home",
+        "Nov 22, 2026: 11 cards home",
+        "Nov 21, 2026: 12 cards home",
+        "Nov 20, 2026: 13 cards home",
+        "Nov 20, 2026: 10 cards home",
+    ]
 
 
 def test_a_game_is_corrected_deleted_and_taken_back_and_each_is_logged(

@@ -208,7 +208,7 @@ def test_forged_hosts_share_one_kept_page_and_each_sees_its_own_links(
     cache.pages.clear()
     for number in range(300):
         page = text(game.client.get(game.game_url, base_url=f"http://forged-{number}.example"))
-        assert f'value="http://forged-{number}.example{game.game_url}"' in page
+        assert f'value="http://forged-{number}.example{game.game_url}/follow"' in page
     assert len(cache.pages) == 1  # a private server: every phone scores, none is a viewer
 
 

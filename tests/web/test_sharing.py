@@ -41,12 +41,12 @@ def test_the_scorer_sees_both_links_as_qr_codes_and_text(
     token = scorer_token(app)
     app.config["PRIVATE_SERVER"] = True  # the cookie of localhost does not go to other hosts
     page = text(game.client.get(game.game_url, base_url="http://scores.example.org"))
-    assert f'value="http://scores.example.org{game.game_url}"' in page
+    assert f'value="http://scores.example.org{game.game_url}/follow"' in page
     assert f'value="http://scores.example.org{game.game_url}/score/{token}"' in page
     # Opened on the laptop itself, the links give its address on the network, for the phones.
     monkeypatch.setattr(links, "network_addresses", lambda: ["192.168.1.20"])
     page = text(game.client.get(game.game_url, base_url="http://127.0.0.1:8000"))
-    assert f'value="http://192.168.1.20:8000{game.game_url}"' in page
+    assert f'value="http://192.168.1.20:8000{game.game_url}/follow"' in page
     for link in ("viewer", "scorer"):
         response = game.client.get(f"{game.game_url}/qr/{link}.svg")
         assert response.mimetype == "image/svg+xml"
