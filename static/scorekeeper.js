@@ -105,6 +105,7 @@ function enhanceBids(form) {
       note.textContent = forbidden !== null
         ? form.dataset.forbiddenText.replace("{bid}", forbidden)
         : rule;
+      note.hidden = forbiddenChosen(); // the dealer's row says it, with the reason
     }
     if (forbiddenChosen()) {
       setRowError(dealerRow, form.dataset.forbiddenChosenText.replace("{bid}", forbidden));
@@ -128,23 +129,19 @@ function enhanceBids(form) {
 }
 
 // Tricks: count them as they are entered, and fill in what follows from the others: the last
-// player's count, or zero for everyone left once all the tricks are accounted for.
+// player's count, or zero for everyone left once all the tricks (or more) are accounted for. A
+// wrong total is said at once, in the count's place, and not sent.
 function enhanceTricks(form, rows, checks = true) {
   const cards = Number(form.dataset.cards);
   const counter = form.querySelector(".count");
   let filled = []; // rows filled in here, not by a tap
 
-  const chosen = (row) => {
-    const input = row.querySelector("input:checked");
-    return input ? Number(input.value) : null;
-  };
-  const sum = () => rows.reduce((total, row) => total + (chosen(row) || 0), 0);
+  const sum = () => rows.reduce((total, row) => total + (chosenNumber(row) || 0), 0);
+  const all = () => rows.every((row) => chosenNumber(row) !== null);
+  const wrong = () => sum() > cards || (sum() < cards && all());
   const fill = (row, value) => {
-    const input = row.querySelector(`input[value="${value}"]`);
-    if (input) {
-      input.checked = true;
-      filled.push(row);
-    }
+    row.querySelector(`input[value="${value}"]`).checked = true;
+    filled.push(row);
   };
 
   function refresh(event) {
@@ -154,30 +151,35 @@ function enhanceTricks(form, rows, checks = true) {
       row.querySelectorAll("input").forEach((input) => { input.checked = false; });
     });
     filled = [];
-    const open = rows.filter((row) => chosen(row) === null);
+    const open = rows.filter((row) => chosenNumber(row) === null);
     const rest = cards - sum();
-    if (open.length === 1 && rest >= 0) fill(open[0], rest);
-    else if (open.length > 1 && rest === 0) open.forEach((row) => fill(row, 0));
-    const next = rows.find((row) => chosen(row) === null);
+    if (rest <= 0) open.forEach((row) => fill(row, 0));
+    else if (open.length === 1) fill(open[0], rest);
+    const next = rows.find((row) => chosenNumber(row) === null);
     rows.forEach((row) => row.classList.toggle("next", row === next));
     if (counter && form.dataset.countText) {
-      counter.textContent = form.dataset.countText.replace("{entered}", sum());
-      counter.classList.toggle("error", sum() > cards);
+      const text = wrong() ? form.dataset.totalText : form.dataset.countText;
+      counter.textContent = text.replace("{entered}", sum());
+      counter.classList.toggle("error", wrong());
     }
   }
 
   form.addEventListener("change", refresh);
   refresh();
   if (checks) {
-    checkBeforeSending(form, rows, (row) => (chosen(row) === null ? missingText(row) : ""));
+    checkBeforeSending(form, rows, (row) => (chosenNumber(row) === null ? missingText(row) : ""));
+    form.addEventListener("submit", (event) => {
+      if (wrong()) event.preventDefault();
+    });
   }
 }
 
 // One keypad for the round (the keypad macro of templates/ascenseur/play.html): a tap sets the
 // number of the player whose line is lit, in that player's own row of the form, and lights the
-// next player without one; a tap on a line goes back to that player. The bids are sent with
-// the last of them (the dealer's forbidden number cannot be tapped); the tricks, whose last
-// count fills itself in, wait for their confirm button.
+// next player without one, else the first refused, else stays; a tap on a line goes back to
+// that player. Only a refused number is struck out. The bids are sent with the last of them:
+// their button shows only on bids given back whole (by an undo), which wait for it; the
+// tricks, whose last count fills itself in, wait for theirs.
 function enhanceKeypad(form, rows, sendWhenFull) {
   const panel = form.querySelector("[data-keypad]");
   if (!panel) return;
@@ -185,7 +187,8 @@ function enhanceKeypad(form, rows, sendWhenFull) {
   const keys = Array.from(panel.querySelectorAll(".keypad button"));
   const rowOf = (line) => rows.find((row) => row.dataset.seat === line.dataset.seat);
   const inputOf = (line, value) => rowOf(line).querySelector(`input[value="${value}"]`);
-  let current = null;
+  const refused = (line) => rowOf(line).classList.contains("invalid");
+  let current; // the lit line: always one
 
   form.classList.add("keyed");
   panel.hidden = false;
@@ -208,16 +211,16 @@ function enhanceKeypad(form, rows, sendWhenFull) {
       line.classList.toggle("current", line === current);
       if (line === current) line.setAttribute("aria-current", "true");
       else line.removeAttribute("aria-current");
-      line.classList.toggle("invalid", rowOf(line).classList.contains("invalid"));
+      line.classList.toggle("invalid", refused(line));
     });
     keys.forEach((key) => {
-      const input = current && inputOf(current, key.dataset.value);
-      key.disabled = !input || input.disabled;
-      key.classList.toggle("chosen", Boolean(input && input.checked));
+      const input = inputOf(current, key.dataset.value);
+      key.disabled = input.disabled || (input.checked && refused(current));
+      key.classList.toggle("chosen", input.checked && !key.disabled);
     });
     const pad = panel.querySelector(".keypad");
-    const whose = current ? current.querySelector(".who").firstChild.textContent.trim() : "";
-    pad.setAttribute("aria-label", whose ? `${pad.dataset.label}: ${whose}` : pad.dataset.label);
+    const whose = current.querySelector(".who").textContent.trim();
+    pad.setAttribute("aria-label", `${pad.dataset.label}: ${whose}`);
     said.textContent = rows
       .filter((row) => row.classList.contains("invalid"))
       .map((row) => row.querySelector(".row-errors").textContent.trim())
@@ -226,38 +229,32 @@ function enhanceKeypad(form, rows, sendWhenFull) {
     said.hidden = !said.textContent;
   }
   lines.forEach((line) => line.addEventListener("click", () => { current = line; show(); }));
-  // The summary of what is wrong names rows the keypad hides: a tap lights that player's line.
-  form.addEventListener("click", (event) => {
-    const link = event.target.closest(".error-summary a");
-    const line = link && lines.find((each) => `#${rowOf(each).id}` === link.getAttribute("href"));
-    if (!line) return;
-    event.preventDefault();
-    current = line;
-    show();
-    line.focus();
-  });
   const full = () => rows.every((row) => chosenNumber(row) !== null);
+  const refusedLine = () => lines.find(refused);
+  // A number changed on a form ready to send (given back by an undo) waits for the button.
+  const ready = () => full() && !form.querySelector("fieldset.invalid");
+  if (sendWhenFull) form.querySelector(".confirm-bar").hidden = !ready();
   keys.forEach((key) => key.addEventListener("click", () => {
-    const input = current && inputOf(current, key.dataset.value);
-    if (!input || input.disabled) return;
-    // A number changed on a form ready to send (given back by an undo) waits for the button.
-    const ready = () => full() && !form.querySelector("fieldset.invalid");
+    const input = inputOf(current, key.dataset.value);
     const wasReady = ready();
     input.checked = true;
     input.dispatchEvent(new Event("change", { bubbles: true }));
-    current = firstOpen(current) || (wasReady ? current : null);
+    current = firstOpen(current) || refusedLine() || current;
     show();
+    current.scrollIntoView({ block: "nearest" }); // far down a long table (the keypad follows)
     if (sendWhenFull && !wasReady && ready()) {
       if (form.requestSubmit) form.requestSubmit();
       else form.querySelector("button[type=submit]").click();
     }
   }));
   form.addEventListener("change", show); // a count filled in, a forbidden number worked out
-  form.addEventListener("submit", show); // what is missing, marked by the check before sending
+  form.addEventListener("submit", () => { // what is missing, marked by the check before sending
+    current = refusedLine() || current;
+    show();
+  });
   // The first player without a number; on a form given back whole (an undo's refill, a page
   // refused by the server), the first whose number is refused, or the first.
-  current = firstOpen(lines[lines.length - 1])
-    || lines.find((line) => rowOf(line).classList.contains("invalid")) || lines[0];
+  current = firstOpen(lines[lines.length - 1]) || refusedLine() || lines[0];
   show();
 }
 

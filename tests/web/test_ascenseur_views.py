@@ -217,6 +217,9 @@ def test_tricks_that_do_not_add_up_are_refused_and_kept(table: Table, app: Flask
     page = text(response)
     assert response.status_code == 422
     assert "The tricks add up to 0, not 1" in page
+    # Said once, where the count of the tricks is, not again in the summary of the form.
+    assert page.count("The tricks add up to 0, not 1") == 1
+    assert re.search(r'<p class="count error" role="alert">The tricks add up to 0, not 1', page)
     assert [checked(page, f"tricks_{seat}") for seat in range(4)] == ["0", "0", "0", "0"]
     assert stored(app)[1] == [(1, [1, 1, 0, 0], None)]
 
@@ -562,7 +565,12 @@ def test_taking_back_tricks_fills_them_in_again(table: Table, app: Flask) -> Non
     page = text(table.client.get(response.headers["Location"]))
     assert "The numbers are filled in again below." in page
     assert [checked(page, f"tricks_{seat}") for seat in range(4)] == ["0", "1", "0", "0"]
-    assert "Take back round 1's bids" in page
+    # The bids are taken back from the tricks step itself, by one button (and no other).
+    assert page.count("Take back the bids") == 1
+    assert "Take back round 1's bids" not in page
+    tricks_form = page.index('class="entry tricks"')
+    take_back = page.index(f'action="{table.game_url}/undo" class="undo take-back"')
+    assert tricks_form < take_back < page.index('class="reminder"')
 
 
 def test_opening_the_address_a_round_was_sent_to_leads_back_to_the_game(table: Table) -> None:
