@@ -168,7 +168,9 @@ def play_whole_session(
 
 
 def ranking_rows(page: str) -> list[tuple[str, str, str]]:
-    """(place, pair, percentage) from the ranking tables of a page."""
+    """(place, pair, percentage) from the ranking tables of a page (a published figure's mark
+    left out)."""
+    page = re.sub(r'<a class="check [^"]*"[^>]*>.*?</a>', "", page)
     rows = re.findall(
         r'<td class="num">(\d+=?)</td>\s*<th scope="row">([^<]+?)'
         r'(?: <span class="names">.*?</span>)?</th>'
