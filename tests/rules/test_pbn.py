@@ -821,3 +821,29 @@ def test_hand_records_leave_out_the_boards_whose_hands_are_not_all_known() -> No
     with pytest.raises(PbnError) as raised:
         read_hand_records('[Board "4"]\n[Deal "N:AKQ"]\n')
     assert raised.value.rule is FileRule.HANDS and raised.value.values["line"] == 2
+
+
+@pytest.mark.parametrize(
+    ("tag", "scoring"),
+    [
+        ("IMP;Cross", Scoring.CROSS_IMPS),
+        ("IMP;Butler", Scoring.BUTLER),
+        ("IMP", Scoring.CROSS_IMPS),  # the figures say which: ±10 IMPs, not Butler's ±6
+    ],
+)
+def test_imps_are_read_as_the_scoring_tag_or_the_figures_say(tag: str, scoring: Scoring) -> None:
+    text = f"""\
+[Event "IMP pairs"]
+[Board "1"]
+[Scoring "{tag}"]
+[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW;IMP_NS;IMP_EW"]
+1 2 4S N 10 420 - 10.00 -10.00
+3 4 4S N 9 - 50 -10.00 10.00
+"""
+    pbn = read_pbn(text)
+    assert pbn.session.scoring is scoring
+    if scoring is Scoring.BUTLER:
+        # Butler's datum gives ±6: the file's ±10 are not borne out.
+        assert {d.figure for d in differences(pbn)} == {Figure.IMPS}
+    else:
+        assert differences(pbn) == []

@@ -601,3 +601,59 @@ def test_pairs_that_sat_the_wrong_way_are_written_and_read_back() -> None:
     again = read_usebio(data)
     assert again.session.results == session.results
     assert differences(again) == []
+
+
+# --- IMPs, however a file says them ---------------------------------------------------------------
+
+
+def imp_file(
+    method: str, *, pairwise: str = "", in_matchpoints: bool = False, won: int = 10
+) -> bytes:
+    """A two-table board scored in IMPs: +420 against −50, ``won`` IMPs each way (10 in
+    cross-IMPs, 6 against Butler's datum of 190); the board scoring method as given, the
+    IMPs in NS_IMPS or, as BBO writes them, NS_MATCH_POINTS."""
+    element = "MATCH_POINTS" if in_matchpoints else "IMPS"
+    lines = "".join(
+        f"<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{ew}"
+        f"</EW_PAIR_NUMBER><CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>{tricks}"
+        f"</TRICKS><SCORE>{score}</SCORE><NS_{element}>{imps}</NS_{element}>"
+        f"<EW_{element}>{-imps}</EW_{element}></TRAVELLER_LINE>"
+        for ns, ew, tricks, score, imps in ((1, 2, 10, 420, won), (3, 4, 9, -50, -won))
+    )
+    said = f"<PAIRWISE_SCORING_METHOD>{pairwise}</PAIRWISE_SCORING_METHOD>" if pairwise else ""
+    return (
+        '<?xml version="1.0"?><USEBIO Version="1.2"><EVENT EVENT_TYPE="PAIRS">'
+        f"<BOARD_SCORING_METHOD>{method}</BOARD_SCORING_METHOD>{said}"
+        f"<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>{lines}</BOARD></EVENT></USEBIO>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("method", "pairwise", "in_matchpoints", "scoring"),
+    [
+        ("CROSS_IMPS", "", False, Scoring.CROSS_IMPS),
+        ("IMPS", "CROSS_IMPS", True, Scoring.CROSS_IMPS),  # as BBO writes cross-IMPs
+        ("BUTLER_IMPS", "", False, Scoring.BUTLER),
+        ("BUTLER", "", True, Scoring.BUTLER),
+    ],
+)
+def test_imps_are_read_as_a_file_says_them(
+    method: str, pairwise: str, in_matchpoints: bool, scoring: Scoring
+) -> None:
+    won = 6 if scoring is Scoring.BUTLER else 10
+    data = imp_file(method, pairwise=pairwise, in_matchpoints=in_matchpoints, won=won)
+    usebio = read_usebio(data)
+    assert usebio.session.scoring is scoring
+    assert [(f.imp_ns, f.imp_ew, f.mp_ns) for f in usebio.published.results] == [
+        (Decimal(won), Decimal(-won), None),
+        (Decimal(-won), Decimal(won), None),
+    ]
+    assert differences(usebio) == []
+
+
+def test_imps_that_do_not_say_which_are_told_by_their_figures() -> None:
+    # Two results: Butler's datum 190 gives ±6 IMPs, cross-IMPs ±10; the file's say which.
+    assert read_usebio(imp_file("IMPS")).session.scoring is Scoring.CROSS_IMPS
+    usebio = read_usebio(imp_file("IMPS", won=6))
+    assert usebio.session.scoring is Scoring.BUTLER
+    assert differences(usebio) == []
