@@ -13,6 +13,7 @@ from scorekeeper.club.labels import (
     check_text,
     larger_event_text,
     note_text,
+    own_figures_text,
 )
 from scorekeeper.club.models import ClubSession
 from scorekeeper.rules.common import Side
@@ -159,16 +160,33 @@ class PublishedSheet:
 
     def board_notes(self, board: int) -> list[str]:
         """What Scorekeeper says of a board's published figures where it counts otherwise:
-        why, once for the board, and each figure its results do not bear out."""
+        why, once for the board (an artificial score with Scorekeeper's own figures beside
+        the file's), and each figure its results do not bear out."""
         said: list[str] = []
         notes: list[Note] = []
+        own: list[tuple[Note, Decimal | None]] = []  # an artificial line's own figures
         for checked in self.checked.lines.values():
             if checked.board != board or checked.verdict is Verdict.CONFIRMED:
                 continue
             if checked.verdict is Verdict.DIFFERS:
                 said.append(check_text(checked, in_imps=self.scoring.in_imps))
-            notes += [note for note in checked.notes if note not in notes]
-        return [note_text(note) for note in notes] + said
+            for note in checked.notes:
+                if note.reason in (Reason.NOT_SCALED, Reason.SCALED_TO):
+                    note = Note(note.reason, {**note.values, "boards": (board,)})
+                if note not in notes:
+                    notes.append(note)
+                if note.reason is Reason.ARTIFICIAL:
+                    own.append((note, checked.own))
+        sentences = []
+        for note in notes:
+            sentence = note_text(note)
+            figures = [figure for said_of, figure in own if said_of == note]
+            if len(figures) == 2 and None not in figures:
+                ns, ew = figures
+                assert ns is not None and ew is not None
+                sentence += " " + own_figures_text(ns, ew, in_imps=self.scoring.in_imps)
+            sentences.append(sentence)
+        return sentences + said
 
     @property
     def session_notes(self) -> list[str]:

@@ -276,6 +276,15 @@ def check_text(checked: FigureCheck, *, in_imps: bool = False) -> str:
     return difference_text(checked.difference)
 
 
+def own_figures_text(ns: Decimal, ew: Decimal, *, in_imps: bool = False) -> str:
+    """Scorekeeper's own figures for a line, North-South's and East-West's."""
+    return _(
+        "Scorekeeper counts %(ns)s/%(ew)s.",
+        ns=decimal_text(ns, signed=in_imps),
+        ew=decimal_text(ew, signed=in_imps),
+    )
+
+
 def boards_counted_text(boards: tuple[int, ...], every: bool) -> str:
     """A pair's boards the file scored its own way (``every`` one it played), told once
     beside its total."""

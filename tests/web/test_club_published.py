@@ -109,7 +109,11 @@ def test_a_directors_artificial_score_keeps_its_published_matchpoints(client: Fl
     assert line
     figures = re.findall(r'<td class="num">(\d+)<a class="check explained"', line.group(1))
     assert figures == ["23", "11"]
-    assert "Board 1, table 1: artificial score published as 23/11." in board_1
+    assert (
+        "Board 1, table 1: artificial score published as 23/11. Scorekeeper counts 18.0/18.0."
+        in board_1
+    )
+    assert "Board 1 was not scaled: its 18 results are matchpointed out of 34" in board_1
     page = page_of(client, url)
     assert "Boards 1, 8, 9, 19, 20 and 21 were not scaled: their 18 results" in page
     # Two rankings, each as the file published it.
