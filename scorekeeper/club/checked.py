@@ -4,6 +4,8 @@ check of it (see scorekeeper.rules.published)."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,7 +17,7 @@ from scorekeeper.club.labels import (
     note_text,
     own_figures_text,
 )
-from scorekeeper.club.models import ClubSession
+from scorekeeper.club.models import FROM_FILE, ClubSession
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, ScoredResult, Scoring, SessionScore, pairs_of
 from scorekeeper.rules.published import (
@@ -219,11 +221,39 @@ class PublishedSheet:
         return found
 
 
+SHEETS_KEPT = 64
+"""Imported sessions' checks, the newest state of each: the session's page, its ranking, its
+travellers and its score cards each show the same check, which costs a few times the scoring
+of the session to make."""
+_kept: OrderedDict[str, tuple[int, PublishedSheet | None]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
 def published_sheet(game: ClubSession, score: SessionScore | None) -> PublishedSheet | None:
     """For a session read from a results file, what the file published checked against
-    ``score`` (the session as its reader sees it); ``None`` for a session played here."""
+    ``score`` (the session as its reader sees it: every result, an imported session showing
+    all); ``None`` for a session played here. Made once per state of the session in a
+    server process."""
+    if game.movement_kind != FROM_FILE or score is None:
+        return None
+    version = game.live_version
+    with _kept_lock:
+        kept = _kept.get(game.id)
+        if kept is not None and kept[0] == version:
+            _kept.move_to_end(game.id)
+            return kept[1]
+    sheet = _sheet(game, score)
+    with _kept_lock:
+        _kept[game.id] = (version, sheet)
+        _kept.move_to_end(game.id)
+        while len(_kept) > SHEETS_KEPT:
+            _kept.popitem(last=False)
+    return sheet
+
+
+def _sheet(game: ClubSession, score: SessionScore) -> PublishedSheet | None:
     published = game.published()
-    if published is None or score is None:
+    if published is None:
         return None
     record = game.record()
     if len(published.results) != len(record.results):
