@@ -229,6 +229,14 @@ def _matchpoints(scores: Sequence[int]) -> list[int]:
     ]
 
 
+def mean_datum(scores: Sequence[int]) -> int:
+    """The mean of every score of a board, none left out, to the nearest 10 (a mean ending in
+    5 away from zero)."""
+    mean = Fraction(sum(scores), len(scores))
+    tens = math.floor(abs(mean) / 10 + Fraction(1, 2))
+    return 10 * tens if mean >= 0 else -10 * tens
+
+
 def score(played: Played, way: Way) -> Figures:
     """The session scored ``way``: the figures it publishes."""
     boards: dict[int, list[int]] = defaultdict(list)
@@ -265,9 +273,7 @@ def score(played: Played, way: Way) -> Figures:
                 added[i] = (ns_share * base, ew_share * base, base)
         else:
             if way.scoring == "butler" and scores:
-                mean = Fraction(sum(scores), len(scores))
-                tens = math.floor(abs(mean) / 10 + Fraction(1, 2))
-                datum = 10 * tens if mean >= 0 else -10 * tens
+                datum = mean_datum(scores)
                 figures = [Fraction(imp(s - datum)) for s in scores]
             else:
                 figures = [

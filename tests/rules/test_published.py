@@ -7,7 +7,7 @@ whole event still told apart."""
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
+from collections import Counter, defaultdict
 from decimal import Decimal
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from scorekeeper.rules.published import (
     Figure,
     FileCheck,
     LargerEvent,
+    OutOf,
     Reason,
     Verdict,
     check,
@@ -238,6 +239,24 @@ def expected_tops(played: Played, way: Way) -> dict[int, int]:
     return {board: real[board] for board in lines if 0 < real[board] < most}
 
 
+def stated(played: Played, way: Way) -> Convention:
+    """The way the file was written, as a :class:`Convention` states it."""
+    tops = expected_tops(played, way)
+    if way.scoring == "butler":
+        boards: dict[int, list[int]] = defaultdict(list)
+        for line in played.lines:
+            if line.score is not None:
+                boards[line.board].append(line.score)
+        return Convention(data={board: programs.mean_datum(s) for board, s in boards.items()})
+    return Convention(
+        tops=tops,
+        added=Added.NEUBERG if way.totals == "neuberg" and tops else Added.TRAVELLERS,
+        rounding=way.added_places,
+        factored=way.factored,
+        out_of=OutOf.SESSION if way.percentage == "session" else OutOf.PLAYED,
+    )
+
+
 def assert_borne_out(found: FileCheck) -> None:
     """Every published figure is Scorekeeper's own, or the file's way of scoring gives it."""
     assert found.differences == ()
@@ -254,6 +273,8 @@ def test_a_file_in_any_programs_way_is_recognised_and_borne_out(played: Played, 
     found = checked(usebio)
     assert found.convention.tops == expected_tops(played, way)
     assert_borne_out(found)
+    # Counted in the way the file was written, every figure is the file's.
+    assert_borne_out(check(usebio.session, usebio.published, stated(played, way)))
     # Where the session has boards of another top, the way's totals are told apart.
     figures = programs.score(played, way)
     if found.convention.tops and way.totals == "neuberg":
@@ -277,6 +298,7 @@ def test_a_file_in_imps_is_recognised_and_borne_out(played: Played, way: Way) ->
     found = checked(usebio)
     assert found.convention.tops == {}
     assert_borne_out(found)
+    assert_borne_out(check(usebio.session, usebio.published, stated(played, way)))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
