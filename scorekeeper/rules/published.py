@@ -32,7 +32,8 @@ does and why it differs from Scorekeeper's (:attr:`Verdict.EXPLAINED`, with :cla
 naming the reason), or neither (:attr:`Verdict.DIFFERS`: a :class:`Difference`).
 
 Compscore's way, on a board of three results in a field of four: its traveller shows the top
-result's 4 of 4, its total counts 5.67 of 6.
+result's 4 of 4, its pair's total counts it (4 + 1) × 4 / 3 − 1 = 5.67 of 6 (pair 5: 4 of 6 on
+board 1 besides, 29/3 in all).
 
 >>> from scorekeeper.rules.bridge import Contract
 >>> from scorekeeper.rules.common import Seat
