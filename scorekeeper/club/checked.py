@@ -213,6 +213,12 @@ class PublishedSheet:
         return self.checked.larger_event
 
     @property
+    def ranking_note(self) -> str | None:
+        """What the ranking the file published is, where it is not this session's."""
+        event = self.checked.larger_event
+        return None if event is None else larger_event_text(event)
+
+    @property
     def counts(self) -> dict[str, int]:
         """How many published figures are confirmed, explained, and differ."""
         found = {"confirmed": 0, "explained": 0, "unexplained": 0}
