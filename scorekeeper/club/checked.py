@@ -21,6 +21,7 @@ from scorekeeper.club.models import FROM_FILE, ClubSession
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, ScoredResult, Scoring, SessionScore, pairs_of
 from scorekeeper.rules.published import (
+    CountedPair,
     Figure,
     FigureCheck,
     FileCheck,
@@ -112,6 +113,10 @@ class PublishedSheet:
             )
             for side in fields
         ]
+
+    def counted(self, side: Side | None) -> tuple[CountedPair, ...]:
+        """A ranking the file did not publish, counted its way."""
+        return dict(self.checked.count.rankings).get(side, ())
 
     def standing(self, pair: Pair) -> PublishedStanding | None:
         return self.published.standing_of(pair)

@@ -25,6 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules.duplicate import Pair
 from tests.rules.club_programs import imp
+from tests.rules.test_usebio import NOT_PLAYED, club_program_file, count
 from tests.web.table import TOKEN, text
 from tests.web.test_club import (
     Club,
@@ -379,3 +380,21 @@ def test_a_session_file_with_published_figures_crafted_is_refused_or_opens_every
         opens_everywhere(client, response.headers["Location"])
     else:
         assert "error" in text(response)
+
+
+def test_a_file_that_publishes_no_ranking_is_ranked_as_its_travellers_count(
+    client: FlaskClient,
+) -> None:
+    unscaled = count(NOT_PLAYED["table 3 missed round 2"], neuberg=False)
+    data = club_program_file(unscaled)
+    data = re.sub(rb"<PLACE>[^<]*</PLACE><TOTAL_SCORE>[^<]*</TOTAL_SCORE>", b"", data)
+    data = re.sub(rb"<PERCENTAGE>[^<]*</PERCENTAGE>", b"", data)
+    url = import_results(client, data, "tuesday.xml")
+    page = page_of(client, url)
+    assert "The file publishes no ranking: Scorekeeper ranks the pairs as the file's" in page
+    places = [(place, pair) for place, pair, _ in ranking_rows(page)]
+    assert places == [
+        (unscaled.place(pair), f"{pair[0]} {pair[1]}")
+        for side in ("NS", "EW")
+        for pair in unscaled.order(side)
+    ]
