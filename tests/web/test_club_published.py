@@ -143,8 +143,8 @@ def test_a_butler_howell_is_ranked_by_its_published_imps(client: FlaskClient) ->
     assert rows == [(place.decode(), f"Pair {n.decode()}") for n, place in places]
     assert "the file's datum is" in page
     travellers = page_of(client, f"{url}/travellers")
-    first = re.search(r"Board 1 · [^<]*datum ([−\d]+)", travellers)
-    assert first and first.group(1) == "10"  # the file's datum, not Scorekeeper's
+    first = re.search(r"Board 1 · [^<]*datum ([+−]?\d+)", travellers)
+    assert first and first.group(1) == "+10"  # the file's datum, not Scorekeeper's
 
 
 def test_a_cross_imp_file_shows_its_imps_to_the_hundredth(client: FlaskClient) -> None:
