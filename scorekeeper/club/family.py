@@ -8,6 +8,7 @@ import functools
 import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -55,6 +56,7 @@ from scorekeeper.rules.duplicate import (
 )
 from scorekeeper.rules.hands import Par
 from scorekeeper.rules.movements import Movement, Seating
+from scorekeeper.rules.published import Figure
 
 
 class CorrectionKind(StrEnum):
@@ -295,12 +297,27 @@ def table_result_label(result: TableResult) -> str:
 
 
 def figure(value: Fraction | None, scoring: Scoring | None = None) -> str:
-    """Matchpoints to 0.1, IMPs whole and signed: only what is shown is rounded."""
+    """Matchpoints to 0.1, Butler IMPs whole and signed, cross-IMPs (averages) to 0.01 and
+    signed: only what is shown is rounded."""
     if value is None:
         return "–"
     if scoring is Scoring.BUTLER:
         return shown_figure(value, 0, "+0;−0", get_locale())
+    if scoring is Scoring.CROSS_IMPS:
+        return shown_figure(value, 2, "+0.00;−0.00", get_locale())
     return shown_figure(value, 1, "0.0", get_locale())
+
+
+def published_figure(value: Decimal | None, scoring: Scoring | None = None) -> str:
+    """A figure as a results file published it, with the decimals it wrote, in the reader's
+    language; IMPs signed."""
+    if value is None:
+        return "–"
+    exponent = value.as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    digits = "0." + "0" * places if places else "0"
+    pattern = f"+{digits};−{digits}" if scoring is not None and scoring.in_imps else digits
+    return shown_figure(Fraction(value), places, pattern, get_locale())
 
 
 def percentage(value: Fraction | None) -> str:
@@ -423,6 +440,7 @@ def template_helpers() -> dict[str, Any]:
         "sits_out_text": sits_out_text,
         "table_result_label": table_result_label,
         "figure": figure,
+        "published_figure": published_figure,
         "percentage": percentage,
         "board_facts": board_facts,
         "score_text": score_text,
@@ -432,6 +450,7 @@ def template_helpers() -> dict[str, Any]:
         "Side": Side,
         "Scoring": Scoring,
         "Ranking": Ranking,
+        "Figure": Figure,
         "directions": directions,
         "boards_move_text": boards_move_text,
         "shown_name": shown_name,

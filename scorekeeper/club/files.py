@@ -9,7 +9,7 @@ from flask import flash
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.club.labels import difference_text, file_message
+from scorekeeper.club.labels import difference_text, file_message, larger_event_text
 from scorekeeper.club.models import (
     FROM_FILE,
     ClubDeal,
@@ -21,17 +21,22 @@ from scorekeeper.club.models import (
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
-from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, Totals
-from scorekeeper.rules.files import LargerEvent, ResultsFormat, check, results_format
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.duplicate import Pair, SessionRecord, pairs_of
+from scorekeeper.rules.files import ResultsFormat, results_format
+from scorekeeper.rules.published import Convention, Published, Verdict, check
 
 
 def pbn_of(game: ClubSession, *, names: bool = True) -> str:
-    return pbn.write_pbn(shared_record(game, names))
+    """The session's PBN file: a session read from a results file with the figures its club
+    published."""
+    return pbn.write_pbn(shared_record(game, names), published=game.published())
 
 
 def usebio_of(game: ClubSession, *, names: bool = True) -> bytes:
-    return usebio.write_usebio(shared_record(game, names))
+    """The session's USEBIO file: a session read from a results file with the figures its
+    club published."""
+    return usebio.write_usebio(shared_record(game, names), published=game.published())
 
 
 def shared_record(game: ClubSession, names: bool) -> SessionRecord:
@@ -41,8 +46,9 @@ def shared_record(game: ClubSession, names: bool) -> SessionRecord:
 
 
 def session_from_file(data: bytes) -> ClubSession:
-    """A new session from a PBN or USEBIO file; the file's own figures are checked against the
-    engine's and the page is told whether they agree."""
+    """A new session from a PBN or USEBIO file, keeping the figures it published and how its
+    program scored the session (as its figures show); the page is told how they check
+    against Scorekeeper's count."""
     try:
         usebio_file = results_format(data) is ResultsFormat.USEBIO
         read = usebio.read_usebio(data) if usebio_file else pbn.read_pbn(data)
@@ -53,12 +59,11 @@ def session_from_file(data: bytes) -> ClubSession:
     record = read.session
     if not record.results:
         raise TransferError(_("This file has no results."))
-    game = session_of(record)
     try:
-        score = record.score()
+        checked = check(record, read.published, score=record.score())
     except RuleError as error:
         raise TransferError(rule_message(error)) from None
-    checked = check(record, read.published, score)
+    game = session_of(record, read.published, checked.convention)
     found, event = checked.differences, checked.larger_event
     if found:
         flash(
@@ -76,29 +81,33 @@ def session_from_file(data: bytes) -> ClubSession:
         flash(_("Every score, matchpoint, total and place the file publishes is confirmed."))
     else:
         flash(_("Every score and matchpoint the file publishes for this session is confirmed."))
+    explained = sum(figure.verdict is Verdict.EXPLAINED for figure in checked.figures)
+    if explained:
+        flash(
+            ngettext(
+                "%(num)d of them is the file's own way of scoring, not Scorekeeper's: the "
+                "session shows the published figures, and says beside them where and why "
+                "Scorekeeper counts otherwise.",
+                "%(num)d of them are the file's own way of scoring, not Scorekeeper's: the "
+                "session shows the published figures, and says beside them where and why "
+                "Scorekeeper counts otherwise.",
+                explained,
+            )
+        )
     if event is not None:
         flash(larger_event_text(event))
     return game
 
 
-def larger_event_text(event: LargerEvent) -> str:
-    """Why a file's ranking is left out of the check: it is the whole event's."""
-    if event.boards is None:
-        return _(
-            "The file's ranking is that of the whole event, not of this session alone: its "
-            "places, totals and percentages count more boards than this session, so they are "
-            "left out of the check."
-        )
-    return _(
-        "The file's ranking is that of the whole event, not of this session alone: its "
-        "places, totals and percentages count about %(event)d boards a pair, this session "
-        "%(session)d, so they are left out of the check.",
-        event=event.boards,
-        session=event.session_boards,
-    )
-
-
-def session_of(record: SessionRecord) -> ClubSession:
+def session_of(
+    record: SessionRecord,
+    published: Published | None = None,
+    convention: Convention | None = None,
+) -> ClubSession:
+    """The session a results file gives, with what the file published and how its program
+    scored the session."""
+    published = published or Published()
+    kept = convention.as_settings() if convention is not None else {}
     tables = max(result.table for result in record.results)
     game = ClubSession(
         settings={
@@ -108,20 +117,16 @@ def session_of(record: SessionRecord) -> ClubSession:
             "scoring": record.scoring.value,
             "event": record.event[:60],
             **({"club": record.club[:60]} if record.club else {}),
-            # How the file scored its session, when it is not the default.
-            **({"expected": sorted(record.expected.items())} if record.expected else {}),
-            **({"totals": record.totals.value} if record.totals is not Totals.EXACT else {}),
+            # How the file scored its session, when it is not Scorekeeper's way.
+            **({"convention": kept} if kept else {}),
             **({"date": record.date.isoformat()} if record.date else {}),
         }
     )
-    pairs: set[Pair] = set()
-    for result in record.results:
-        if record.ranking is Ranking.BY_DIRECTION:
-            ns, ew = Pair(result.ns, Side.NS), Pair(result.ew, Side.EW)
-        else:
-            ns, ew = Pair(result.ns), Pair(result.ew)
-        pairs.update((ns, ew))
+    pairs: set[Pair] = {line.pair for line in published.standings}
+    for index, result in enumerate(record.results):
+        pairs.update(pairs_of(result, record.ranking))
         contract = result.contract
+        figure_ns, figure_ew = published.of_result(index).figures(record.scoring)
         game.results.append(
             ClubResult(
                 board=result.board,
@@ -137,18 +142,31 @@ def session_of(record: SessionRecord) -> ClubSession:
                 artificial_ns=result.artificial_ns.value if result.artificial_ns else None,
                 artificial_ew=result.artificial_ew.value if result.artificial_ew else None,
                 lead=result.lead[:3],
+                switched=result.switched,
                 confirmed=True,
+                published_ns=None if figure_ns is None else str(figure_ns),
+                published_ew=None if figure_ew is None else str(figure_ew),
             )
         )
-    game.pairs = [
-        ClubPair(
-            number=pair.number,
-            direction=pair.direction.value if pair.direction else "",
-            names=record.names.get(pair, "")[:60],
-            tiebreak=record.tiebreaks.get(pair),
+    game.pairs = []
+    for pair in sorted(pairs, key=lambda p: (p.direction or "", p.number)):
+        line = published.standing_of(pair)
+        game.pairs.append(
+            ClubPair(
+                number=pair.number,
+                direction=pair.direction.value if pair.direction else "",
+                names=record.names.get(pair, "")[:60],
+                tiebreak=record.tiebreaks.get(pair),
+                published_place=None
+                if line is None or line.rank is None
+                else f"{line.rank}{'=' if line.tied else ''}",
+                published_total=None if line is None or line.total is None else str(line.total),
+                published_percentage=None
+                if line is None or line.percentage is None
+                else str(line.percentage),
+                published_boards=None if line is None else line.boards,
+            )
         )
-        for pair in sorted(pairs, key=lambda p: (p.direction or "", p.number))
-    ]
     game.deals = [ClubDeal(board=board, deal=deal[:80]) for board, deal in record.deals.items()]
     game.tables = [ClubTable(number=number) for number in range(1, tables + 1)]
     return game

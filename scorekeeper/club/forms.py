@@ -104,6 +104,10 @@ class SetupForm(NewGameForm):
         choices=[
             SelectChoice(Scoring.MATCHPOINTS.value, _l("Matchpoints, in percent")),
             SelectChoice(Scoring.BUTLER.value, _l("Butler: IMPs against the datum")),
+            SelectChoice(
+                Scoring.CROSS_IMPS.value,
+                _l("Cross-IMPs: IMPs against every other result, averaged"),
+            ),
         ],
         default=Scoring.MATCHPOINTS.value,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime
+from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 
@@ -30,6 +31,7 @@ from scorekeeper.rules.duplicate import (
     pairs_of,
 )
 from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell, mitchell
+from scorekeeper.rules.published import Convention, Published, PublishedResult, PublishedStanding
 
 FROM_FILE = "file"
 """The movement of a session read from a results file: the file says who sat where."""
@@ -102,6 +104,34 @@ class ClubSession(Game):
 
     totals = Setting(Totals, Totals.EXACT)
     """How per-board matchpoints add up: exactly, unless the file was scored otherwise."""
+
+    @property
+    def convention(self) -> Convention:
+        """How the program that wrote this session's results file scored it, as its figures
+        showed (Scorekeeper's own way for a session played here)."""
+        kept = self.settings.get("convention")
+        return Convention.from_settings(kept) if isinstance(kept, dict) else Convention()
+
+    def published(self) -> Published | None:
+        """What this session's results file published, as it wrote it: each result's
+        figures (in the order of :meth:`record`'s results) and its ranking, by place;
+        ``None`` for a session played here."""
+        in_imps = self.scoring.in_imps
+        results = []
+        for result in self.results:
+            ns, ew = (_decimal(text) for text in (result.published_ns, result.published_ew))
+            results.append(
+                PublishedResult(imp_ns=ns, imp_ew=ew)
+                if in_imps
+                else PublishedResult(mp_ns=ns, mp_ew=ew)
+            )
+        standings = [pair.published for pair in self.pairs if pair.published is not None]
+        if not standings and all(result == PublishedResult() for result in results):
+            return None
+        standings.sort(
+            key=lambda line: (line.pair.direction or "", line.rank or 0, line.pair.number)
+        )
+        return Published(tuple(results), tuple(standings))
 
     @property
     def played_on(self) -> date | None:
@@ -335,6 +365,11 @@ class ClubSession(Game):
         return ""
 
 
+def _decimal(text: str | None) -> Decimal | None:
+    """A published figure as stored (the file's own text, checked when it was read)."""
+    return None if text is None else Decimal(text)
+
+
 def seating_at(movement: Movement, round_: int, table: int) -> Seating | None:
     """Who sits at ``table`` in ``round_``, and which boards they play; ``None`` for a round
     or table the movement does not have."""
@@ -397,12 +432,36 @@ class ClubPair(Model):
     )
     """In a session played in a circle, the circle's people its names name (the names stay
     as the director wrote them)."""
+    published_place: Mapped[str | None] = mapped_column(String(8))
+    """A results file's place for the pair, as written ("3="); the total, percentage and
+    boards played it published beside it."""
+    published_total: Mapped[str | None] = mapped_column(String(16))
+    published_percentage: Mapped[str | None] = mapped_column(String(16))
+    published_boards: Mapped[int | None]
 
     game: Mapped[ClubSession] = relationship(back_populates="pairs")
 
     @property
     def key(self) -> Pair:
         return Pair(self.number, Side(self.direction) if self.direction else None)
+
+    @property
+    def published(self) -> PublishedStanding | None:
+        """The pair's line of the ranking its results file published, or ``None``."""
+        figures = (self.published_place, self.published_total, self.published_percentage)
+        if figures == (None, None, None):
+            return None
+        place = (self.published_place or "").rstrip("=")
+        return PublishedStanding(
+            self.key,
+            rank=int(place) if place.isdigit() else None,
+            total=_decimal(self.published_total),
+            percentage=_decimal(self.published_percentage),
+            tiebreak=self.tiebreak,
+            names=self.names,
+            boards=self.published_boards,
+            tied=(self.published_place or "").endswith("="),
+        )
 
 
 class ClubTable(Model):
@@ -453,6 +512,10 @@ class ClubResult(Model):
     confirmed: Mapped[bool] = mapped_column(default=False)
     """East-West saw the score and agreed to it."""
     entered_at: Mapped[datetime] = mapped_column(default=utcnow)
+    published_ns: Mapped[str | None] = mapped_column(String(16))
+    """A results file's matchpoints (or IMPs) for North-South on this line, as written
+    ("28.30"); East-West's beside it."""
+    published_ew: Mapped[str | None] = mapped_column(String(16))
 
     game: Mapped[ClubSession] = relationship(back_populates="results")
 

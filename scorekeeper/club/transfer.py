@@ -7,7 +7,7 @@ import datetime
 from typing import Annotated, Any, Literal
 
 from flask_babel import gettext as _
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from scorekeeper.club.forms import BOARDS_PER_ROUND, MAX_EVENT, MAX_NAMES, MITCHELL_TABLES
 from scorekeeper.club.models import (
@@ -25,10 +25,30 @@ from scorekeeper.games.models import Game, utcnow
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Ranking, Scoring
 from scorekeeper.rules.movements import Seating
+from scorekeeper.rules.published import Convention
 
 Number = Annotated[int, Field(ge=1, le=999)]
 MAX_TIEBREAK = 10_000
 Artificial = Literal["A+", "A=", "A-"]
+PublishedFigure = Annotated[
+    str, StringConstraints(pattern=r"^[+-]?\d{1,7}(\.\d{1,6})?$", max_length=16)
+]
+"""A figure a results file published, as it wrote it ("28.30"), within a figure's reach."""
+PublishedPlace = Annotated[str, StringConstraints(pattern=r"^\d{1,4}=?$")]
+
+
+class ConventionFile(transfer.Schema):
+    """How a results file's program scored its session (rules.published.Convention)."""
+
+    tops: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
+    added: Literal["travellers", "neuberg"] = "travellers"
+    rounding: Literal[1, 2] | None = None
+    factored: bool = False
+    out_of: Literal["played", "session"] = "played"
+    data: Annotated[
+        tuple[tuple[Number, Annotated[int, Field(ge=-7600, le=7600)]], ...], Field(max_length=999)
+    ] = ()
+    divisor: Literal["comparisons", "results", "none"] = "comparisons"
 
 
 class SettingsFile(transfer.Schema):
@@ -36,7 +56,7 @@ class SettingsFile(transfer.Schema):
     tables: Annotated[int, Field(ge=1, le=99)]
     boards_per_round: Annotated[int, Field(ge=0, le=max(BOARDS_PER_ROUND))] = 0
     pairs: Annotated[int, Field(ge=0, le=198)] = 0
-    scoring: Literal["matchpoints", "butler"] = "matchpoints"
+    scoring: Literal["matchpoints", "butler", "cross-imps"] = "matchpoints"
     ranking: Literal["field", "direction", "switched"] = "field"
     event: transfer.Text(MAX_EVENT) = ""  # type: ignore[valid-type]
     club: transfer.Text(MAX_EVENT) = ""  # type: ignore[valid-type]
@@ -54,6 +74,8 @@ class SettingsFile(transfer.Schema):
     left_from: Annotated[int, Field(ge=1, le=99)] | None = None
     expected: Annotated[tuple[tuple[Number, Number], ...], Field(max_length=999)] = ()
     totals: Literal["exact", "board-tenths"] = "exact"
+    """How a file read before its figures were kept was scored (now ``convention``)."""
+    convention: ConventionFile | None = None
 
 
 class PairFile(transfer.Schema):
@@ -61,6 +83,10 @@ class PairFile(transfer.Schema):
     direction: Literal["", "NS", "EW"] = ""
     names: transfer.Text(MAX_NAMES) = ""  # type: ignore[valid-type]
     tiebreak: Annotated[int, Field(ge=-MAX_TIEBREAK, le=MAX_TIEBREAK)] | None = None
+    published_place: PublishedPlace | None = None
+    published_total: PublishedFigure | None = None
+    published_percentage: PublishedFigure | None = None
+    published_boards: Annotated[int, Field(ge=0, le=10_000)] | None = None
 
 
 class ResultFile(transfer.Schema):
@@ -80,6 +106,8 @@ class ResultFile(transfer.Schema):
     switched: bool = False
     confirmed: bool = False
     entered_at: transfer.When | None = None
+    published_ns: PublishedFigure | None = None
+    published_ew: PublishedFigure | None = None
 
     @model_validator(mode="after")
     def played_passed_or_artificial(self) -> ResultFile:
@@ -126,6 +154,16 @@ RESULT_FIELDS = (
     "board", "table", "round", "ns", "ew", "level", "strain", "doubled", "declarer", "tricks",
     "artificial_ns", "artificial_ew", "lead", "switched", "confirmed",
 )  # fmt: skip
+PUBLISHED_RESULT_FIELDS = ("published_ns", "published_ew")
+PUBLISHED_PAIR_FIELDS = (
+    "published_place", "published_total", "published_percentage", "published_boards",
+)  # fmt: skip
+"""What a results file published, kept where it said it."""
+
+
+def given(row: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields of ``row`` that hold something."""
+    return {name: value for name in names if (value := getattr(row, name)) is not None}
 
 
 def game_to_json(game: Game) -> dict[str, Any]:
@@ -138,11 +176,13 @@ def game_to_json(game: Game) -> dict[str, Any]:
         pairs=[
             {"number": p.number, "direction": p.direction, "names": p.names}
             | ({"tiebreak": p.tiebreak} if p.tiebreak is not None else {})
+            | given(p, PUBLISHED_PAIR_FIELDS)
             for p in game.pairs
         ],
         results=[
             {name: getattr(r, name) for name in RESULT_FIELDS}
             | {"entered_at": r.entered_at.isoformat(timespec="seconds")}
+            | given(r, PUBLISHED_RESULT_FIELDS)
             for r in game.results
         ],
         deals=[{"board": d.board, "deal": d.deal} for d in game.deals],
@@ -154,8 +194,10 @@ def game_from_json(raw: bytes) -> ClubSession:
     transfer.read_envelope(raw)
     document = transfer.read_schema(GameFile, raw)
     # How a file's session was scored is kept only when the file says it.
-    unsaid = {"expected", "totals"} - document.settings.model_fields_set
+    unsaid = {"expected", "totals", "convention"} - document.settings.model_fields_set
     settings = document.settings.model_dump(mode="json", exclude_none=True, exclude=unsaid)
+    if "convention" in settings:
+        settings["convention"] = Convention.from_settings(settings["convention"]).as_settings()
     if settings["movement"] != FROM_FILE:
         valid = (
             settings["tables"] in MITCHELL_TABLES

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.circles.forms import check_name
 from scorekeeper.circles.people import person_for
 from scorekeeper.club import bp, files
+from scorekeeper.club.checked import published_sheet
 from scorekeeper.club.family import (
     FAMILY,
     CorrectionKind,
@@ -183,6 +184,7 @@ def render_session(game: ClubSession) -> str:
         game=game,
         movement=movement,
         score=score,
+        sheet=published_sheet(game, score),
         problem=problem,
         grid=grid,
         expected=expected,
@@ -960,8 +962,17 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         file, whose results say who sat where, has none to add)."""
         round_, table, board = key
         seating = seated_or_404(game, round_, table, board)
-        if seating is None:
-            return ClubResult(board=board, table=table, round=round_, ns=0, ew=0)
+        if seating is None:  # the pairs the file seated there
+            existing = game.result_at(board, table, round_)
+            assert existing is not None
+            return ClubResult(
+                board=board,
+                table=table,
+                round=round_,
+                ns=existing.ns,
+                ew=existing.ew,
+                switched=existing.switched,
+            )
         (ns, _side), (ew, _other) = seating.at(Side.NS), seating.at(Side.EW)
         return ClubResult(
             board=board, table=table, round=round_, ns=ns, ew=ew, switched=seating.switched
@@ -1357,8 +1368,9 @@ def printout(
     """A printout, scored as its reader may see it (``whole``: every result, where the page
     itself keeps to what its reader may see)."""
     score, problem = scored(game, scorer or whole)
+    sheet = published_sheet(game, score)
     return render_template(
-        template, game=game, score=score, problem=problem, scorer=scorer, **context
+        template, game=game, score=score, sheet=sheet, problem=problem, scorer=scorer, **context
     )
 
 

@@ -4,7 +4,8 @@ made of the board, and the session scored from that (RULES.md §2).
 :class:`TableResult` is one table's result on one board, as a traveller or a results file
 holds it: the board, the table, the round, the two pairs, and the contract, declarer and
 tricks (or a pass, or artificial scores). :func:`score_session` matchpoints every board (or
-scores it in IMPs against the datum, Butler) and ranks the pairs: one ranking for the whole
+scores it in IMPs: against the datum, Butler, or against every other result, cross-IMPs) and
+ranks the pairs: one ranking for the whole
 field, or one per direction when pairs are numbered within their direction (a Mitchell).
 
 >>> results = [
@@ -45,6 +46,7 @@ from scorekeeper.rules.bridge import (
 from scorekeeper.rules.common import Seat, Side
 
 __all__ = [
+    "ARTIFICIAL_IMPS",
     "BUTLER_ARTIFICIAL_IMPS",
     "Pair",
     "Ranking",
@@ -55,6 +57,7 @@ __all__ = [
     "Standing",
     "TableResult",
     "Totals",
+    "cross_imps",
     "expected_results",
     "most_results",
     "score_session",
@@ -94,6 +97,15 @@ class Scoring(StrEnum):
     BUTLER = "butler"
     """IMPs against the board's datum (:func:`~scorekeeper.rules.bridge.butler_datum`); the
     session as the sum of the IMPs."""
+    CROSS_IMPS = "cross-imps"
+    """Each result IMPed against every other result of the board, averaged over them
+    (:func:`cross_imps`); the session as the sum of the IMPs."""
+
+    @property
+    def in_imps(self) -> bool:
+        """Whether boards are scored in IMPs (Butler or cross-IMPs): no top, no percentage,
+        the pairs ranked by their total."""
+        return self is not Scoring.MATCHPOINTS
 
 
 class Totals(StrEnum):
@@ -107,13 +119,14 @@ class Totals(StrEnum):
     a session (Magic Contest): kept for a session read from a file scored that way."""
 
 
-BUTLER_ARTIFICIAL_IMPS = {
+ARTIFICIAL_IMPS = {
     Artificial.AVERAGE_PLUS: 3,
     Artificial.AVERAGE: 0,
     Artificial.AVERAGE_MINUS: -3,
 }
-"""What an artificial score is worth in IMPs in Butler scoring (Law 12C2: average-plus is
-3 IMPs, average-minus −3)."""
+"""What an artificial score is worth in IMPs, in Butler scoring and in cross-IMPs alike (Law
+12C2: average-plus is 3 IMPs, average-minus −3)."""
+BUTLER_ARTIFICIAL_IMPS = ARTIFICIAL_IMPS
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -236,13 +249,14 @@ class TableResult:
 @dataclass(frozen=True, slots=True)
 class ScoredResult:
     """A table's result with what each direction earned on it: matchpoints, exactly (a
-    Neuberg-scaled figure is a fraction), or, in Butler scoring, IMPs."""
+    Neuberg-scaled figure is a fraction), or IMPs (whole in Butler scoring, a fraction in
+    cross-IMPs)."""
 
     result: TableResult
     ns: Fraction
     ew: Fraction
     top: int
-    """The board's top in matchpoints; 0 in Butler scoring."""
+    """The board's top in matchpoints; 0 in IMPs."""
     datum: int | None = None
     """The board's datum, in Butler scoring."""
 
@@ -258,7 +272,7 @@ class ScoredResult:
         return self._shown()[1]
 
     def _shown(self) -> tuple[Fraction, Fraction]:
-        if not self.top:  # Butler: whole IMPs
+        if not self.top:  # IMPs: rounded only where they are shown
             return self.ns, self.ew
         return ExactMatchpoints(self.ns, self.ew, self.top, self.result.is_artificial).published
 
@@ -283,12 +297,12 @@ class Standing:
     """Matchpoints, exactly (or, as :attr:`Totals.BOARD_TENTHS`, the per-board figures as
     shown, added up), or IMPs."""
     top: int
-    """The tops of the boards the pair has a result on, added up; 0 in Butler scoring."""
+    """The tops of the boards the pair has a result on, added up; 0 in IMPs."""
     boards: int
 
     @property
     def percentage(self) -> Fraction | None:
-        """The total as a percentage of the top, exactly; ``None`` in Butler."""
+        """The total as a percentage of the top, exactly; ``None`` in IMPs."""
         return self.total * 100 / self.top if self.top else None
 
 
@@ -367,13 +381,55 @@ def _score_butler(results: Sequence[TableResult]) -> list[ScoredResult]:
     scored = []
     for result in results:
         if result.artificial_ns is not None and result.artificial_ew is not None:
-            ns = BUTLER_ARTIFICIAL_IMPS[result.artificial_ns]
-            ew = BUTLER_ARTIFICIAL_IMPS[result.artificial_ew]
+            ns = ARTIFICIAL_IMPS[result.artificial_ns]
+            ew = ARTIFICIAL_IMPS[result.artificial_ew]
         else:
             assert result.score_ns is not None and datum is not None
             ns = imps(result.score_ns - datum)
             ew = -ns
         scored.append(ScoredResult(result, Fraction(ns), Fraction(ew), 0, datum))
+    return scored
+
+
+def cross_imps(scores: Sequence[int]) -> list[Fraction]:
+    """Each North-South score of a board IMPed against every other score of the board and
+    averaged over them: (Σ over the other scores s′ of IMPs(s − s′)) / (n − 1), n the board's
+    real results, in the order given; East-West score the opposite. A board played once has
+    nothing to compare with: 0.
+
+    This is ACBLscore's "Average IMPs" (ACBLscore manual, IMP scoring methods: "each result
+    is IMPed with every other result on a board; the sum of the IMP comparisons is then
+    divided by the number of comparisons"), as the EBU (White Book §4.2), BBO and the club
+    programs score cross-IMP pairs. A board played fewer times is not scaled: its figures are
+    already an average per comparison.
+
+    >>> [str(figure) for figure in cross_imps([420, 170, 300])]
+    ['9/2', '-5', '1/2']
+    >>> cross_imps([620])
+    [Fraction(0, 1)]
+    """
+    if len(scores) < 2:
+        return [Fraction(0) for _ in scores]
+    comparisons = len(scores) - 1
+    return [
+        Fraction(sum(imps(score - other) for other in scores), comparisons) for score in scores
+    ]  # a score against itself is worth 0 IMPs
+
+
+def _score_cross_imps(results: Sequence[TableResult]) -> list[ScoredResult]:
+    """Each real result's cross-IMPs (:func:`cross_imps`) among the board's real results; an
+    artificial score ±3 IMPs, as in Butler (:data:`ARTIFICIAL_IMPS`)."""
+    real = [result.score_ns for result in results if result.score_ns is not None]
+    figures = iter(cross_imps(real))
+    scored = []
+    for result in results:
+        if result.artificial_ns is not None and result.artificial_ew is not None:
+            ns = Fraction(ARTIFICIAL_IMPS[result.artificial_ns])
+            ew = Fraction(ARTIFICIAL_IMPS[result.artificial_ew])
+        else:
+            ns = next(figures)
+            ew = -ns
+        scored.append(ScoredResult(result, ns, ew, 0))
     return scored
 
 
@@ -385,7 +441,7 @@ class _Tally:
 
     @property
     def key(self) -> Fraction:
-        """What places the pair: its share of its own top (its total in Butler)."""
+        """What places the pair: its share of its own top (its total in IMPs)."""
         return self.total / self.top if self.top else self.total
 
 
@@ -398,6 +454,8 @@ def _scored_board(
     session's other boards are found as they were scored."""
     if scoring is Scoring.BUTLER:
         return tuple(_score_butler(rows))
+    if scoring is Scoring.CROSS_IMPS:
+        return tuple(_score_cross_imps(rows))
     points = board_matchpoints([row.board_result for row in rows], expected=expected)
     return tuple(
         ScoredResult(row, mp.ns, mp.ew, mp.top) for row, mp in zip(rows, points, strict=True)
@@ -419,11 +477,13 @@ def score_session(
     board with fewer results than its N Neuberg-scaled: ``expected`` gives a board's N (a
     movement's schedule, or what a file says); a board it does not name expects the most
     results any board has (:func:`most_results`). In Butler scoring each North-South score
-    earns the IMPs of its difference from the board's datum (an artificial score ±3 IMPs).
+    earns the IMPs of its difference from the board's datum; in cross-IMPs the average of its
+    IMPs against every other score of the board (:func:`cross_imps`); in both an artificial
+    score is ±3 IMPs.
 
     A pair's total adds its exact per-board figures (``totals``: or the figures as shown, to
     0.1, for a file scored that way); matchpoint rankings go by the exact share of the pair's
-    own top, so a pair that sat out a round is not behind for it; Butler rankings by total
+    own top, so a pair that sat out a round is not behind for it; IMP rankings by total
     IMPs. Nothing is rounded here: only what is shown is.
 
     Pairs level on exact figures share the place (the next place is skipped), unless
@@ -450,7 +510,7 @@ def score_session(
     scored: dict[int, ScoredResult] = {}
     for board, indexes in by_board.items():
         rows = tuple(results[index] for index in indexes)
-        if scoring is Scoring.BUTLER:
+        if scoring.in_imps:
             figures = _scored_board(rows, scoring, 0)
         else:
             wanted = (expected or {}).get(board, most)

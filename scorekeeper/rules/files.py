@@ -1,12 +1,11 @@
 """What the results files of a duplicate pairs session share, whatever their format (PBN,
-USEBIO): the rules a file can break, what a file publishes beside the session it carries, and
-the published figures the engine does not reproduce.
+USEBIO): the rules a file can break, and the values files write.
 
 A results file carries two things: the session (who sat where on each board and what they
 made of it) and the figures its program published (each result's score and matchpoints, each
 pair's total, percentage and place). The session is read into a
-:class:`~scorekeeper.rules.duplicate.SessionRecord`; the figures into :class:`Published`, so
-that :func:`differences` can list every one the engine scores otherwise.
+:class:`~scorekeeper.rules.duplicate.SessionRecord`; the figures into a
+:class:`~scorekeeper.rules.published.Published`, checked there against Scorekeeper's count.
 
 :func:`results_format` tells a results file's format from its first bytes, and names a file of
 another kind (a BBO LIN file, a spreadsheet, a PDF) rather than reading it as a broken one.
@@ -22,13 +21,9 @@ A file that breaks a rule raises a :class:`FileError` naming the :class:`FileRul
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -36,17 +31,7 @@ from fractions import Fraction
 
 from scorekeeper.rules.bridge import Artificial, Contract, Strain, board_dealer, rounded
 from scorekeeper.rules.common import Rule, RuleError, Seat, Side
-from scorekeeper.rules.duplicate import (
-    Pair,
-    Ranking,
-    Scoring,
-    SessionRecord,
-    SessionScore,
-    Standing,
-    Totals,
-    expected_results,
-    most_results,
-)
+from scorekeeper.rules.duplicate import Pair, Ranking
 from scorekeeper.rules.text import clean_text, decode_text
 
 __all__ = [
@@ -59,19 +44,10 @@ __all__ = [
     "MAX_SCORE",
     "MAX_TABLE",
     "MAX_TEXT",
-    "Difference",
-    "Figure",
-    "FileCheck",
     "FileError",
     "FileRule",
-    "LargerEvent",
-    "Published",
-    "PublishedResult",
-    "PublishedStanding",
     "ResultsFormat",
     "SuitHolding",
-    "as_scored",
-    "check",
     "check_date",
     "clean_text",
     "contract_text",
@@ -79,9 +55,6 @@ __all__ = [
     "deal_hands",
     "decode_text",
     "detect_ranking",
-    "differences",
-    "event_ranking",
-    "expected_by_file",
     "figure_text",
     "is_deal",
     "pair_key",
@@ -91,7 +64,6 @@ __all__ = [
     "parse_seat",
     "parse_whole",
     "results_format",
-    "totals_by_file",
 ]
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -190,7 +162,9 @@ _ENGLISH = {
     FileRule.DEAL: "{where}: {value!r} is not a deal in PBN notation.",
     FileRule.HANDS: "{where}: board {board}'s deal is not four hands of 13 different cards.",
     FileRule.NO_DEALS: "The file gives no board's four hands.",
-    FileRule.SCORING: "{where}: the scoring {value!r} is neither matchpoints nor Butler IMPs.",
+    FileRule.SCORING: (
+        "{where}: the scoring {value!r} is neither matchpoints nor IMPs (Butler or cross-IMPs)."
+    ),
     FileRule.DIRECTION: "{where}: the direction must be North-South or East-West, not {value!r}.",
     FileRule.PAIR_NUMBER: "{where}: {value!r} is not a pair number from 1 to {most}.",
     FileRule.EVENT_TYPE: "The event type {value!r} is not a pairs event.",
@@ -294,330 +268,6 @@ def _is_json(data: bytes) -> bool:
         return False
 
 
-# --- What a file publishes ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedResult:
-    """The figures a file published for one result; ``None`` where it gave none (an
-    artificial score has no score in points)."""
-
-    score_ns: int | None = None
-    """North-South's score in points, when the file gives it from their side."""
-    score_ew: int | None = None
-    """East-West's score in points, when the file gives it from theirs."""
-    mp_ns: float | None = None
-    mp_ew: float | None = None
-    imp_ns: float | None = None
-    imp_ew: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedStanding:
-    """One line of the ranking a file published."""
-
-    pair: Pair
-    rank: int | None = None
-    total: float | None = None
-    """Matchpoints, or IMPs in a Butler session."""
-    percentage: float | None = None
-    tiebreak: int | None = None
-    names: str = ""
-    boards: int | None = None
-    """The boards the file says the pair's figures count."""
-
-
-@dataclass(frozen=True, slots=True)
-class Published:
-    """What a file claims: one entry per result (in the order of the session's results) and
-    its ranking, in its own order."""
-
-    results: tuple[PublishedResult, ...] = ()
-    standings: tuple[PublishedStanding, ...] = ()
-
-
-class Figure(StrEnum):
-    """A kind of published figure."""
-
-    SCORE = "score"
-    MATCHPOINTS = "matchpoints"
-    IMPS = "imps"
-    TOTAL = "total"
-    PERCENTAGE = "percentage"
-    RANK = "rank"
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """A published figure the engine does not reproduce: what the file says, what the engine
-    makes of the same results (``None``: nothing to compare with), and where."""
-
-    figure: Figure
-    published: float
-    computed: float | None
-    board: int | None = None
-    table: int | None = None
-    side: Side | None = None
-    pair: Pair | None = None
-
-
-def _decimals(published: float) -> int:
-    """The decimals a published figure is written with (28.30 and 28.3: one)."""
-    exponent = Decimal(repr(float(published))).normalize().as_tuple().exponent
-    return -min(0, exponent) if isinstance(exponent, int) else 0
-
-
-def _compared(
-    published: float, exact: Fraction | None, least: int, shown: Fraction | None = None
-) -> tuple[bool, float | None]:
-    """Whether a published figure is the engine's exact one as a sheet shows it: rounded half
-    up to the decimals the file writes it with, at least ``least`` (0.1 for matchpoints, 0.01
-    for percentages); ``shown`` is the traveller's own figure, when it has one (East-West the
-    top less North-South's). Also the engine's figure at that precision, to name it."""
-    if exact is None:
-        return False, None
-    places = max(least, _decimals(published))
-    computed = rounded(exact, places)
-    written = Decimal(repr(float(published)))
-    agrees = written == computed or (shown is not None and places == 1 and written == shown)
-    return agrees, float(computed)
-
-
-@dataclass(frozen=True, slots=True)
-class LargerEvent:
-    """The ranking a file publishes is that of a larger event than the session it carries
-    (several sessions added up): its places, totals and percentages are not the session's."""
-
-    boards: int | None
-    """About how many boards a pair's published figures count, when the file shows it."""
-    session_boards: int
-    """The boards a pair plays in the session (the most any pair plays)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FileCheck:
-    """A file's published figures checked against the engine's scoring of its session."""
-
-    differences: tuple[Difference, ...]
-    """Every published figure of the session the engine does not reproduce."""
-    larger_event: LargerEvent | None
-    """Set when the file's ranking is that of a larger event: then its places, totals and
-    percentages are not compared, and are not differences."""
-
-
-_PERCENT_SLACK = Fraction(1, 200)
-"""Half the last decimal of a percentage published to 0.01."""
-_TOTAL_SLACK = Fraction(1, 20)
-"""Half the last decimal of a total published to 0.1."""
-
-
-def _event_boards(
-    line: PublishedStanding, standing: Standing, butler: bool
-) -> tuple[bool, int | None] | None:
-    """What one published line says of its size: ``(True, boards)`` when its figures count
-    more than the pair's session (``boards`` about how many, when it shows), ``(False, None)``
-    when they fit the session, ``None`` when it cannot tell."""
-    verdicts: list[tuple[bool, int | None]] = []
-    if line.boards is not None:
-        verdicts.append((line.boards > standing.boards, line.boards))
-    if not butler and standing.top and line.total is not None:
-        total = Fraction(repr(line.total))
-        if line.percentage is not None and line.percentage > 0:
-            percentage = Fraction(repr(line.percentage))
-            least_top = (total - _TOTAL_SLACK) * 100 / (percentage + _PERCENT_SLACK)
-            boards = round(total * 100 / percentage * standing.boards / standing.top)
-            verdicts.append((least_top > standing.top, boards))
-        elif total > standing.top:
-            verdicts.append((True, None))
-    if not verdicts:
-        return None
-    larger = [boards for is_larger, boards in verdicts if is_larger]
-    if larger:
-        return True, max((b for b in larger if b is not None), default=None)
-    return False, None
-
-
-def event_ranking(published: Published, score: SessionScore) -> LargerEvent | None:
-    """Whether the ranking a file publishes is that of a larger event than its session.
-
-    A program that scores an event of several sessions may publish, with one session's
-    results, the ranking of the whole event so far: every per-board figure is the session's,
-    but each pair's place, total and percentage count every session. A line shows it when it
-    says its pair played more boards than the session has, when its total is beyond the
-    session's top, or when its total and percentage are out of a larger top than the pair's
-    in the session. The ranking is the event's when at least one line shows it and none fits
-    the session.
-    """
-    butler = score.scoring is Scoring.BUTLER
-    larger: list[int | None] = []
-    for line in published.standings:
-        standing = score.standing_of(line.pair)
-        if standing is None:
-            continue
-        verdict = _event_boards(line, standing, butler)
-        if verdict is None:
-            continue
-        is_larger, boards = verdict
-        if not is_larger:
-            return None
-        larger.append(boards)
-    if not larger:
-        return None
-    known = Counter(boards for boards in larger if boards is not None)
-    session_boards = max(s.boards for _, standings in score.rankings for s in standings)
-    return LargerEvent(known.most_common(1)[0][0] if known else None, session_boards)
-
-
-def check(
-    session: SessionRecord, published: Published, score: SessionScore | None = None
-) -> FileCheck:
-    """The file's published figures checked against the engine's scoring of its session:
-    each result's score (from the side the file gives it), matchpoints or IMPs for each
-    side, then each pair's total, percentage and rank, unless the ranking is that of a larger
-    event (:func:`event_ranking`), which is said instead.
-
-    A figure agrees when it is the engine's exact figure rounded (half up) to the decimals
-    the file writes it with, at least a sheet's own: 0.1 for matchpoints and totals, 0.01
-    for percentages.
-
-    ``published.results`` must follow ``session.results`` one for one.
-    """
-    scored = score if score is not None else session.score()
-    found: list[Difference] = []
-    butler = session.scoring is Scoring.BUTLER
-    for item, figures in zip(scored.results, published.results, strict=True):
-        result = item.result
-        board, table = result.board, result.table
-        computed_ns = result.score_ns
-        scores: tuple[tuple[Side, int | None, int | None], ...] = (
-            (Side.NS, figures.score_ns, computed_ns),
-            (Side.EW, figures.score_ew, None if computed_ns is None else -computed_ns),
-        )
-        for side, given_score, computed_score in scores:
-            if given_score is not None and given_score != computed_score:
-                found.append(
-                    Difference(Figure.SCORE, given_score, computed_score, board, table, side)
-                )
-        points: tuple[tuple[Side, Figure, float | None, Fraction, Fraction], ...] = (
-            (Side.NS, Figure.MATCHPOINTS, figures.mp_ns, item.ns, item.shown_ns),
-            (Side.EW, Figure.MATCHPOINTS, figures.mp_ew, item.ew, item.shown_ew),
-            (Side.NS, Figure.IMPS, figures.imp_ns, item.ns, item.shown_ns),
-            (Side.EW, Figure.IMPS, figures.imp_ew, item.ew, item.shown_ew),
-        )
-        for side, figure, given, exact, shown in points:
-            if given is None:
-                continue
-            if (figure is Figure.IMPS) is not butler:
-                found.append(Difference(figure, given, None, board, table, side))
-                continue
-            agrees, computed = _compared(given, exact, 0 if butler else 1, shown)
-            if not agrees:
-                found.append(Difference(figure, given, computed, board, table, side))
-    larger = event_ranking(published, scored)
-    if larger is None:
-        found += _standing_differences(published, scored)
-    return FileCheck(tuple(found), larger)
-
-
-def _standing_differences(published: Published, scored: SessionScore) -> list[Difference]:
-    found: list[Difference] = []
-    butler = scored.scoring is Scoring.BUTLER
-    for line in published.standings:
-        standing = scored.standing_of(line.pair)
-        totals: tuple[tuple[Figure, float | None, Fraction | None, int], ...] = (
-            (Figure.TOTAL, line.total, standing.total if standing else None, 0 if butler else 1),
-            (Figure.PERCENTAGE, line.percentage, standing.percentage if standing else None, 2),
-        )
-        for figure, given, exact, least in totals:
-            if given is None:
-                continue
-            agrees, computed = _compared(given, exact, least)
-            if not agrees:
-                found.append(Difference(figure, given, computed, pair=line.pair))
-        rank = standing.rank if standing else None
-        if line.rank is not None and line.rank != rank:
-            found.append(Difference(Figure.RANK, line.rank, rank, pair=line.pair))
-    return found
-
-
-def differences(
-    session: SessionRecord, published: Published, score: SessionScore | None = None
-) -> list[Difference]:
-    """Every published figure the engine does not reproduce (:func:`check`); empty when the
-    file and the engine agree."""
-    return list(check(session, published, score).differences)
-
-
-# --- How a file scored its session ---------------------------------------------------------------
-
-
-def expected_by_file(session: SessionRecord, published: Published) -> dict[int, int] | None:
-    """Each board's N (the results it should have had, RULES.md §2) as the file's own
-    matchpoints show it, for the boards where it is not the engine's default (the most
-    results any board has, RULES.md §4); ``None`` when the file says nothing else.
-
-    A real result's two published figures add up to its board's top, 2 × (N − 1): a board
-    played fewer times whose figures add up to the top of the results it has was not
-    Neuberg-scaled, and is not. A board whose figures say nothing (none published, or not on
-    this scale) expects the default.
-
-    >>> from scorekeeper.rules.duplicate import TableResult
-    >>> short = SessionRecord((TableResult(1, 1, 1, 1, 2), TableResult(1, 2, 1, 3, 4),
-    ...                        TableResult(2, 1, 2, 1, 4)))
-    >>> unscaled = Published((PublishedResult(mp_ns=1, mp_ew=1),
-    ...                       PublishedResult(mp_ns=1, mp_ew=1), PublishedResult(mp_ns=0, mp_ew=0)))
-    >>> expected_by_file(short, unscaled)
-    {2: 1}
-    """
-    if session.scoring is Scoring.BUTLER:
-        return None
-    counts = expected_results(session.results)
-    most = most_results(session.results)
-    tops: dict[int, Counter[int]] = {}
-    for result, figures in zip(session.results, published.results, strict=True):
-        if result.is_artificial or figures.mp_ns is None or figures.mp_ew is None:
-            continue
-        added = Fraction(repr(figures.mp_ns)) + Fraction(repr(figures.mp_ew))
-        top = round(added)
-        # Each figure may be rounded on its own: the two add up to the top within 0.1.
-        if top % 2 == 0 and abs(added - top) <= Fraction(1, 10):
-            tops.setdefault(result.board, Counter())[top] += 1
-    said = {}
-    for board, found in sorted(tops.items()):
-        wanted = found.most_common(1)[0][0] // 2 + 1
-        if wanted >= counts[board] and wanted != most:
-            said[board] = wanted
-    return said or None
-
-
-def totals_by_file(session: SessionRecord, published: Published) -> Totals:
-    """How the file added its per-board matchpoints up: the figures as shown (to 0.1) when
-    that reproduces more of its published totals and percentages than the exact figures do
-    (some club programs total a session so), else exactly (RULES.md §4)."""
-    if session.scoring is Scoring.BUTLER or not published.standings:
-        return Totals.EXACT
-    exact = dataclasses.replace(session, totals=Totals.EXACT).score()
-    if event_ranking(published, exact) is not None:
-        return Totals.EXACT
-    shown = dataclasses.replace(session, totals=Totals.BOARD_TENTHS).score()
-    if _sums_differing(published, shown) < _sums_differing(published, exact):
-        return Totals.BOARD_TENTHS
-    return Totals.EXACT
-
-
-def _sums_differing(published: Published, scored: SessionScore) -> int:
-    differing = _standing_differences(published, scored)
-    return sum(d.figure in (Figure.TOTAL, Figure.PERCENTAGE) for d in differing)
-
-
-def as_scored(session: SessionRecord, published: Published) -> SessionRecord:
-    """The session to be scored as its file says it was (:func:`expected_by_file`,
-    :func:`totals_by_file`); where the file does not say, with Neuberg and exact totals."""
-    expected = expected_by_file(session, published)
-    with_expected = dataclasses.replace(session, expected=expected)
-    return dataclasses.replace(with_expected, totals=totals_by_file(with_expected, published))
-
-
 # --- Reading values -----------------------------------------------------------------------------
 
 _WHOLE = re.compile(r"[+-]?\d{1,9}")
@@ -635,27 +285,28 @@ def parse_whole(text: str) -> int | None:
     return int(text) if text.isascii() and _WHOLE.fullmatch(text) else None
 
 
-def parse_figure(text: str) -> float | None:
-    """A decimal figure (a point or a comma before the decimals), or ``None``.
+def parse_figure(text: str) -> Decimal | None:
+    """A decimal figure as the file writes it (a point or a comma before the decimals, which
+    it keeps), or ``None``.
 
-    >>> parse_figure("28.3"), parse_figure("16,8"), parse_figure("nan"), parse_figure("1e5")
-    (28.3, 16.8, None, None)
+    >>> parse_figure("28.30"), parse_figure("16,8"), parse_figure("-3"), parse_figure("1e5")
+    (Decimal('28.30'), Decimal('16.8'), Decimal('-3'), None)
     """
     text = text.strip()
     found = _FIGURE.fullmatch(text) if text.isascii() else None
     if found is None:
         return None
-    value = float(f"{found[1]}.{found[2] or '0'}")
-    return value if math.isfinite(value) and abs(value) <= MAX_FIGURE else None
+    value = Decimal(f"{found[1]}.{found[2]}" if found[2] else found[1])
+    return value if abs(value) <= MAX_FIGURE else None
 
 
-def figure_text(value: Fraction | float, places: int) -> str:
+def figure_text(value: Fraction | Decimal | float, places: int) -> str:
     """A figure as files write it: ``places`` decimals (half up), never "-0".
 
     >>> figure_text(28.3, 1), figure_text(-0.0, 1), figure_text(Fraction(217, 3), 2)
     ('28.3', '0.0', '72.33')
     """
-    return str(rounded(value, places))
+    return str(rounded(Fraction(value) if isinstance(value, Decimal) else value, places))
 
 
 _ARTIFICIAL_WORDS = {

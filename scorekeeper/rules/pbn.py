@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 
 from scorekeeper.rules.bridge import Artificial, Contract, board_dealer, board_vulnerability
@@ -53,13 +54,8 @@ from scorekeeper.rules.files import (
     MAX_SCORE,
     MAX_TABLE,
     MAX_TEXT,
-    Difference,
     FileError,
     FileRule,
-    Published,
-    PublishedResult,
-    PublishedStanding,
-    as_scored,
     check_date,
     clean_text,
     contract_text,
@@ -75,8 +71,16 @@ from scorekeeper.rules.files import (
     parse_seat,
     parse_whole,
 )
-from scorekeeper.rules.files import differences as _differences
 from scorekeeper.rules.hands import Deal, HandError
+from scorekeeper.rules.published import (
+    Difference,
+    Published,
+    PublishedResult,
+    PublishedStanding,
+    imp_scoring,
+    shown_places,
+)
+from scorekeeper.rules.published import differences as _differences
 
 __all__ = ["PbnError", "PbnFile", "differences", "read_hand_records", "read_pbn", "write_pbn"]
 
@@ -99,8 +103,8 @@ class PbnFile:
 
 
 def differences(pbn: PbnFile) -> list[Difference]:
-    """Every figure the file published that the engine does not reproduce from its results
-    (:func:`scorekeeper.rules.files.differences`)."""
+    """Every figure the file published that its results do not bear out
+    (:func:`scorekeeper.rules.published.differences`)."""
     return _differences(pbn.session, pbn.published)
 
 
@@ -302,7 +306,7 @@ def _whole(text: str, line: int, name: str, least: int, most: int) -> int:
     return value
 
 
-def _figure(text: str, line: int, name: str) -> float | None:
+def _figure(text: str, line: int, name: str) -> Decimal | None:
     if not text:
         return None
     value = parse_figure(text)
@@ -339,17 +343,24 @@ def _date(value: str, line: int) -> date | None:
 
 _MATCHPOINT_WORDS = frozenset({"mp", "mp1", "mp2", "matchpoints", "matchpoint", "emp"})
 _IMP_WORDS = frozenset({"imp", "imps", "butler", "butler-2", "imp_1948", "imp_1961"})
+_CROSS_WORDS = frozenset(
+    {"cross", "cross1", "cross2", "crossimps", "cross-imps", "cross_imps", "ximp", "ximps"}
+)
+_SAID_IMPS = _CROSS_WORDS | {"butler", "butler-2"}
+"""The Scoring tag's words that say which IMPs: "IMP" alone leaves it to the figures."""
 
 
 def _scoring(value: str, line: int) -> Scoring | None:
-    """The Scoring tag: MatchPoints (with its modifiers) or IMPs against a datum (Butler);
-    ``None`` when empty. Other methods (cross-IMPs, rubber, BAM) are not a pairs session's
-    the engine scores."""
+    """The Scoring tag: MatchPoints (with its modifiers), IMPs against a datum (Butler), or
+    cross-IMPs ("IMP;Cross"); ``None`` when empty. Other methods (rubber, BAM) are not a
+    pairs session's the engine scores."""
     words = {word.strip().lower() for word in value.split(";")} - {""}
     if not words or words == {"?"}:
         return None
     if words & _MATCHPOINT_WORDS:
         return Scoring.MATCHPOINTS
+    if words & _CROSS_WORDS and words <= _IMP_WORDS | _CROSS_WORDS:
+        return Scoring.CROSS_IMPS
     if words <= _IMP_WORDS:
         return Scoring.BUTLER
     raise _fail(FileRule.SCORING, line, value=value)
@@ -480,8 +491,9 @@ class _TotalRow:
     number: int
     direction: Side | None
     rank: int | None
-    total: float | None
-    percentage: float | None
+    tied: bool
+    total: Decimal | None
+    percentage: Decimal | None
     tiebreak: int | None
     names: str
     boards: int | None
@@ -494,6 +506,7 @@ def _total_row(line: int, row: Mapping[str, str]) -> _TotalRow:
     if "pairid" not in row:
         raise _fail(FileRule.MISSING, line, field="the TotalScoreTable's PairId column")
     rank_text = row.get("rank", "").rstrip("=")
+    tied = row.get("rank", "").endswith("=")
     tiebreak = row.get("tiebreak", "")
     boards = row.get("nrboards", "")
     total = next((row[name] for name in _TOTALS if row.get(name)), "")
@@ -503,6 +516,7 @@ def _total_row(line: int, row: Mapping[str, str]) -> _TotalRow:
         _whole(row["pairid"], line, "PairId", 1, MAX_PAIR),
         _direction(row.get("direction", ""), line),
         _whole(rank_text, line, "Rank", 1, 2 * MAX_PAIR) if rank_text else None,
+        tied,
         _figure(total, line, name),
         _figure(row.get("totalpercentage", ""), line, "TotalPercentage"),
         _whole(tiebreak, line, "Tiebreak", -MAX_RESULTS, MAX_RESULTS) if tiebreak else None,
@@ -535,6 +549,7 @@ def read_pbn(data: bytes | str) -> PbnFile:
     Anything else raises :class:`PbnError` with the line at fault.
     """
     previous: Mapping[str, tuple[str, int]] = {}
+    which_imps_said = False
     rows: list[_Row] = []
     totals: list[_TotalRow] = []
     deals: dict[int, str] = {}
@@ -564,6 +579,7 @@ def read_pbn(data: bytes | str) -> PbnFile:
                     deals.setdefault(board, deal)
         if scoring is None and "Scoring" in game.tags:
             scoring = _scoring(*game.tags["Scoring"])
+            which_imps_said = bool(_SAID_IMPS & set(game.tags["Scoring"][0].lower().split(";")))
         ordinal = 0
         for table in game.tables:
             if table.name == "TotalScoreTable":
@@ -608,7 +624,9 @@ def read_pbn(data: bytes | str) -> PbnFile:
         tiebreaks={line.pair: line.tiebreak for line in standings if line.tiebreak is not None},
     )
     published = Published(tuple(found.published for found in rows), standings)
-    return PbnFile(as_scored(session, published), published)
+    if scoring is Scoring.BUTLER and not which_imps_said:
+        session = replace(session, scoring=imp_scoring(session, published))
+    return PbnFile(session, published)
 
 
 def read_hand_records(data: bytes | str) -> dict[int, Deal]:
@@ -656,6 +674,7 @@ def _standing(total: _TotalRow, ranking: Ranking) -> PublishedStanding:
     return PublishedStanding(
         pair_key(total.number, total.direction, ranking),
         rank=total.rank,
+        tied=total.tied,
         total=total.total,
         percentage=total.percentage,
         tiebreak=total.tiebreak,
@@ -716,8 +735,10 @@ def _score_cells(item: ScoredResult) -> tuple[str, str]:
     return (str(score), "-") if score >= 0 else ("-", str(-score))
 
 
-def _score_table(items: Sequence[ScoredResult], scoring: Scoring) -> list[str]:
-    butler = scoring is Scoring.BUTLER
+def _score_table(
+    items: Sequence[tuple[ScoredResult, PublishedResult | None]], scoring: Scoring
+) -> list[str]:
+    in_imps = scoring.in_imps
     columns = [
         ("Table", "R"),
         ("Round", "R"),
@@ -730,12 +751,13 @@ def _score_table(items: Sequence[ScoredResult], scoring: Scoring) -> list[str]:
         ("Score_NS", "R"),
         ("Score_EW", "R"),
     ]
-    if butler:
+    if in_imps:
         columns += [("IMP_NS", "R"), ("IMP_EW", "R")]
     else:
         columns += [("MP_NS", "R"), ("MP_EW", "R"), ("Percentage_NS", "R"), ("Percentage_EW", "R")]
+    places = shown_places(scoring)
     rows = []
-    for item in items:
+    for item, given in items:
         result = item.result
         if result.contract is not None and result.declarer is not None:
             play = [contract_text(result.contract), result.declarer.value, str(result.tricks)]
@@ -743,47 +765,86 @@ def _score_table(items: Sequence[ScoredResult], scoring: Scoring) -> list[str]:
             play = ["Pass" if result.passed_out else "-", "-", "-"]
         row = [str(result.table), str(result.round), str(result.ns), str(result.ew), *play]
         row += [_cell(result.lead), *_score_cells(item)]
-        row += [figure_text(item.shown_ns, 1), figure_text(item.shown_ew, 1)]
-        if not butler:
+        published = given.figures(scoring) if given is not None else (None, None)
+        for figure, shown in zip(published, (item.shown_ns, item.shown_ew), strict=True):
+            row.append(str(figure) if figure is not None else figure_text(shown, places))
+        if not in_imps:
             row += [_percent(item.ns_percentage), _percent(item.ew_percentage)]
         rows.append(row)
     return _table("ScoreTable", columns, rows)
 
 
-def _total_score_table(session: SessionRecord, scored: SessionScore) -> list[str]:
-    butler = session.scoring is Scoring.BUTLER
+def _total_score_table(
+    session: SessionRecord, scored: SessionScore, published: Published
+) -> list[str]:
+    """The ranking the file published, as it published it, then any pair it did not rank
+    as Scorekeeper counts it."""
+    in_imps = session.scoring.in_imps
     by_direction = session.ranking is Ranking.BY_DIRECTION
     columns = [("Rank", "R"), ("PairId", "R")]
     if by_direction:
         columns.append(("Direction", "R"))
-    columns.append(("TotalScoreIMP" if butler else "TotalScoreMP", "R"))
-    if not butler:
+    columns.append(("TotalScoreIMP" if in_imps else "TotalScoreMP", "R"))
+    if not in_imps:
         columns.append(("TotalPercentage", "R"))
     columns += [("Tiebreak", "R"), ("NrBoards", "R"), ("Names", "L")]
-    rows = []
-    for direction, standings in scored.rankings:
+    places = shown_places(session.scoring)
+    by_pair = {s.pair: s for _direction, standings in scored.rankings for s in standings}
+    lines: list[tuple[Pair, str, str, str | None, int]] = []
+    for line in published.standings:
+        standing = by_pair.get(line.pair)
+        if standing is None or line.rank is None or line.total is None:
+            continue
+        boards = line.boards if line.boards is not None else standing.boards
+        percentage = None if line.percentage is None else str(line.percentage)
+        place = f"{line.rank}{'=' if line.tied else ''}"
+        lines.append((line.pair, place, str(line.total), percentage, boards))
+    written = {pair for pair, *_rest in lines}
+    for _direction, standings in scored.rankings:
         for standing in standings:
-            row = [str(standing.rank), str(standing.pair.number)]
-            if by_direction:
-                row.append("N-S" if direction is Side.NS else "E-W")
-            row.append(figure_text(standing.total, 1))
-            if not butler:
-                percentage = standing.percentage
-                row.append("-" if percentage is None else figure_text(percentage, 2))
-            tiebreak = session.tiebreaks.get(standing.pair)
-            row += ["-" if tiebreak is None else str(tiebreak), str(standing.boards)]
-            row.append(_quoted(session.names.get(standing.pair, "")))
-            rows.append(row)
+            if standing.pair in written:
+                continue
+            shown = standing.percentage
+            percentage = None if shown is None else figure_text(shown, 2)
+            place = f"{standing.rank}{'=' if standing.tied else ''}"
+            total = figure_text(standing.total, places)
+            lines.append((standing.pair, place, total, percentage, standing.boards))
+    rows = []
+    for pair, place, total, percentage, boards in lines:
+        row = [place, str(pair.number)]
+        if by_direction:
+            row.append("N-S" if pair.direction is Side.NS else "E-W")
+        row.append(total)
+        if not in_imps:
+            row.append("-" if percentage is None else percentage)
+        tiebreak = session.tiebreaks.get(pair)
+        row += ["-" if tiebreak is None else str(tiebreak), str(boards)]
+        row.append(_quoted(session.names.get(pair, "")))
+        rows.append(row)
     return _table("TotalScoreTable", columns, rows) if rows else []
 
 
-def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> str:
+_WRITTEN_SCORING = {
+    Scoring.MATCHPOINTS: "MatchPoints;MP1",
+    Scoring.BUTLER: "IMP;Butler",
+    Scoring.CROSS_IMPS: "IMP;Cross",
+}
+
+
+def write_pbn(
+    session: SessionRecord,
+    *,
+    score: SessionScore | None = None,
+    published: Published | None = None,
+) -> str:
     """The session as a PBN 2.0 export: one game per board (every board with results or a
     deal), each with the 15 mandatory tags and a ScoreTable of its results with their scores
-    and matchpoints (IMPs in Butler scoring) from ``score`` (by default ``session.score()``).
-    The first game also holds the TotalScoreTable, before its ScoreTable as Magic Contest
-    writes it: the ranking (per direction, with a Direction column, when pairs are numbered
-    within their direction), the tiebreaks given, the pairs' names.
+    and matchpoints (IMPs in IMP scoring). The first game also holds the TotalScoreTable,
+    before its ScoreTable as Magic Contest writes it: the ranking (per direction, with a
+    Direction column, when pairs are numbered within their direction), the tiebreaks given,
+    the pairs' names. The figures are those ``published`` gives (a session read from a
+    results file keeps the figures its club published, as written), else those of ``score``
+    (by default ``session.score()``).
 
     The site is the club's name. Tags PBN asks for that a session does not have are written as
     it says: "?" for unknown (the site, the event and the date when not known), "" where they
@@ -791,7 +852,8 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
     tables). A deal not known gives no hand: "N:- - - -", the dealer first. Control characters
     in names become spaces. The text ends lines with LF; the caller encodes it (UTF-8).
 
-    :func:`read_pbn` reads it back to the same session, its results board by board.
+    :func:`read_pbn` reads it back to the same session, its results board by board, and the
+    same published figures.
 
     PBN cannot say that the pairs at a table of a two-winner Mitchell sat the other way round
     (``TableResult.switched``): such a result is written with the numbers of the pairs as
@@ -802,14 +864,16 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
     (:meth:`~scorekeeper.rules.duplicate.SessionRecord.as_one_field`).
     """
     if session.ranking is Ranking.ARROW_SWITCHED:
-        session, score = session.as_one_field(), None
+        session, score, published = session.as_one_field(), None, None
+    published = published or Published()
     scored = score if score is not None else session.score()
-    by_board: dict[int, list[ScoredResult]] = {}
-    for item in scored.results:
-        by_board.setdefault(item.result.board, []).append(item)
+    by_board: dict[int, list[tuple[ScoredResult, PublishedResult | None]]] = {}
+    for index, item in enumerate(scored.results):
+        given = published.results[index] if published.results else None
+        by_board.setdefault(item.result.board, []).append((item, given))
     day = session.date
     date_text = f"{day.year:04d}.{day.month:02d}.{day.day:02d}" if day else "????.??.??"
-    scoring_text = "IMP;Butler" if session.scoring is Scoring.BUTLER else "MatchPoints;MP1"
+    scoring_text = _WRITTEN_SCORING[session.scoring]
     event = _quoted(session.event) if session.event else '"?"'
     site = _quoted(session.club) if session.club else '"?"'
     lines = ["% PBN 2.0", "% EXPORT"]
@@ -836,7 +900,7 @@ def write_pbn(session: SessionRecord, *, score: SessionScore | None = None) -> s
             '[Result ""]',
         ]
         if index == 0:
-            lines += _total_score_table(session, scored)
+            lines += _total_score_table(session, scored, published)
         if board in by_board:
             lines += _score_table(by_board[board], session.scoring)
     return "\n".join(lines) + "\n"

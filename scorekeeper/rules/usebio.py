@@ -7,15 +7,16 @@ What is read and written::
     <!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">
     <USEBIO Version="1.2">
       <CLUB><CLUB_NAME>Little Snoring BC</CLUB_NAME></CLUB>     (when known)
-      <EVENT EVENT_TYPE="MP_PAIRS">                     (BUTLER_PAIRS; "PAIRS" is read too)
+      <EVENT EVENT_TYPE="MP_PAIRS">      (BUTLER_PAIRS, CROSS_IMPS; "PAIRS" is read too)
         <EVENT_DESCRIPTION>Monday pairs</EVENT_DESCRIPTION>
         <DATE>06/02/2022</DATE>                            (DD/MM/YYYY)
-        <BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>   (or BUTLER_IMPS)
+        <BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>  (BUTLER_IMPS, CROSS_IMPS)
         <WINNER_TYPE>1</WINNER_TYPE>           (2: one ranking per direction, a Mitchell)
         <PARTICIPANTS>
           <PAIR>
             <PAIR_NUMBER>7 NS</PAIR_NUMBER> <DIRECTION>NS</DIRECTION>   ("7" in one field)
-            <PLAYER><PLAYER_NAME>Anne Martin</PLAYER_NAME></PLAYER> ...
+            <PLAYER><PLAYER_NAME>Anne Martin</PLAYER_NAME></PLAYER>
+            <PLAYER><PLAYER_NAME>Bruno Petit</PLAYER_NAME></PLAYER>
             <PLACE>1</PLACE>                   ("3=" when tied)
             <TOTAL_SCORE>771.2</TOTAL_SCORE> <PERCENTAGE>61.21</PERCENTAGE>
           </PAIR> ...
@@ -42,9 +43,14 @@ What is read and written::
 Where USEBIO has no element for what a session holds, this module chose one, which other
 readers ignore: a traveller line's ``ROUND_NUMBER`` and ``TABLE_NUMBER``, a pair's
 ``TIEBREAK`` (the figure that splits equal totals, the higher first), and ``NS_IMPS`` /
-``EW_IMPS`` for a line's Butler IMPs. An artificial score is written in SCORE as "A" then
-North-South's and East-West's percentages ("A6040"); "A60" (the other side the rest),
-"A+" and ``NS_SCORE``/``EW_SCORE`` holding them are read too.
+``EW_IMPS`` for a line's IMPs (read from ``NS_MATCH_POINTS`` too in an IMP event, as BBO
+writes them). An artificial score is written in SCORE as "A" then North-South's and
+East-West's percentages ("A6040"); "A60" (the other side the rest), "A+" and
+``NS_SCORE``/``EW_SCORE`` holding them are read too.
+
+A pair's two players are two PLAYER elements, as club programs write them (with their
+NATIONAL_ID_NUMBER where known, which is not kept); a file with one PLAYER holding both
+names is read too.
 
 >>> from scorekeeper.rules.bridge import Artificial, Contract
 >>> session = SessionRecord(
@@ -56,6 +62,8 @@ North-South's and East-West's percentages ("A6040"); "A60" (the other side the r
 >>> data = write_usebio(session)
 >>> b"<CONTRACT>3NTx</CONTRACT>" in data, b"<SCORE>A6040</SCORE>" in data
 (True, True)
+>>> b"<PLAYER_NAME>Anne Martin</PLAYER_NAME>" in data
+True
 >>> usebio = read_usebio(data)
 >>> usebio.session == session, differences(usebio)
 (True, [])
@@ -66,8 +74,9 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 
 from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as SafeET
@@ -93,14 +102,9 @@ from scorekeeper.rules.files import (
     MAX_SCORE,
     MAX_TABLE,
     MAX_TEXT,
-    Difference,
     FileError,
     FileRule,
-    Published,
-    PublishedResult,
-    PublishedStanding,
     SuitHolding,
-    as_scored,
     check_date,
     clean_text,
     deal_from_hands,
@@ -114,7 +118,15 @@ from scorekeeper.rules.files import (
     parse_seat,
     parse_whole,
 )
-from scorekeeper.rules.files import differences as _differences
+from scorekeeper.rules.published import (
+    Difference,
+    Published,
+    PublishedResult,
+    PublishedStanding,
+    imp_scoring,
+    shown_places,
+)
+from scorekeeper.rules.published import differences as _differences
 
 __all__ = ["UsebioError", "UsebioFile", "differences", "read_usebio", "write_usebio"]
 
@@ -132,8 +144,8 @@ class UsebioFile:
 
 
 def differences(usebio: UsebioFile) -> list[Difference]:
-    """Every figure the file published that the engine does not reproduce from its results
-    (:func:`scorekeeper.rules.files.differences`)."""
+    """Every figure the file published that its results do not bear out
+    (:func:`scorekeeper.rules.published.differences`)."""
     return _differences(usebio.session, usebio.published)
 
 
@@ -174,7 +186,7 @@ def _whole(where: str, name: str, text: str | None, least: int, most: int) -> in
     return value
 
 
-def _figure(where: str, element: ET.Element, name: str) -> float | None:
+def _figure(where: str, element: ET.Element, name: str) -> Decimal | None:
     text = _text(element, name)
     if not text:
         return None
@@ -222,30 +234,50 @@ def _date(text: str | None) -> date | None:
     return day
 
 
-_EVENT_TYPES = {"PAIRS": None, "MP_PAIRS": Scoring.MATCHPOINTS, "BUTLER_PAIRS": Scoring.BUTLER}
+_EVENT_TYPES = {
+    "PAIRS": None,
+    "MP_PAIRS": Scoring.MATCHPOINTS,
+    "BUTLER_PAIRS": Scoring.BUTLER,
+    "CROSS_IMPS": Scoring.CROSS_IMPS,
+}
+_IMPS = "IMPS"
+"""IMPs, without saying which: Butler or cross-IMPs, as the file's figures show."""
 _SCORINGS = {
     "MATCH_POINTS": Scoring.MATCHPOINTS,
     "MATCHPOINTS": Scoring.MATCHPOINTS,
     "MP": Scoring.MATCHPOINTS,
     "BUTLER_IMPS": Scoring.BUTLER,
     "BUTLER": Scoring.BUTLER,
-    "IMPS": Scoring.BUTLER,
+    "CROSS_IMPS": Scoring.CROSS_IMPS,
+    "CROSS_IMP": Scoring.CROSS_IMPS,
+    "XIMPS": Scoring.CROSS_IMPS,
+    "XIMP": Scoring.CROSS_IMPS,
+    "IMPS": _IMPS,
+    "IMP": _IMPS,
 }
 
 
-def _scoring(event: ET.Element) -> Scoring:
-    """BOARD_SCORING_METHOD, else what the event type says (USEBIO 1.1's MP_PAIRS,
-    BUTLER_PAIRS), else matchpoints. A teams or individual event is not a pairs session."""
+def _scoring(event: ET.Element) -> Scoring | None:
+    """BOARD_SCORING_METHOD (with PAIRWISE_SCORING_METHOD, as BBO writes cross-IMPs: IMPS and
+    CROSS_IMPS), else what the event type says (MP_PAIRS, BUTLER_PAIRS, CROSS_IMPS), else
+    matchpoints; ``None`` for IMPs that say no more (the figures will tell). A teams or
+    individual event is not a pairs session."""
     kind = (event.get("EVENT_TYPE") or "PAIRS").strip().upper()
     if kind not in _EVENT_TYPES:
         raise UsebioError(FileRule.EVENT_TYPE, value=event.get("EVENT_TYPE"))
     method = _text(event, "BOARD_SCORING_METHOD")
-    if method:
-        scoring = _SCORINGS.get(method.upper())
-        if scoring is None:
-            raise UsebioError(FileRule.SCORING, where="EVENT", value=method)
-        return scoring
-    return _EVENT_TYPES[kind] or Scoring.MATCHPOINTS
+    if not method:
+        return _EVENT_TYPES[kind] or Scoring.MATCHPOINTS
+    scoring = _SCORINGS.get(method.upper())
+    if scoring is None:
+        raise UsebioError(FileRule.SCORING, where="EVENT", value=method)
+    if scoring != _IMPS:
+        return Scoring(scoring)
+    pairwise = (_text(event, "PAIRWISE_SCORING_METHOD") or "").upper()
+    if _SCORINGS.get(pairwise) is Scoring.CROSS_IMPS:
+        return Scoring.CROSS_IMPS
+    said = _EVENT_TYPES[kind]
+    return said if said is not None and said.in_imps else None
 
 
 _SHARES = {"60": Artificial.AVERAGE_PLUS, "50": Artificial.AVERAGE, "40": Artificial.AVERAGE_MINUS}
@@ -282,7 +314,7 @@ class _Line:
     hints: tuple[Side | None, Side | None]
 
 
-def _traveller_line(where: str, board: int, ordinal: int, line: ET.Element) -> _Line:
+def _traveller_line(where: str, board: int, ordinal: int, line: ET.Element, in_imps: bool) -> _Line:
     ns, ns_hint = _pair_number(where, "NS_PAIR_NUMBER", _text(line, "NS_PAIR_NUMBER"))
     ew, ew_hint = _pair_number(where, "EW_PAIR_NUMBER", _text(line, "EW_PAIR_NUMBER"))
     table_text, round_text = _text(line, "TABLE_NUMBER"), _text(line, "ROUND_NUMBER")
@@ -333,17 +365,15 @@ def _traveller_line(where: str, board: int, ordinal: int, line: ET.Element) -> _
         raise UsebioError(
             FileRule.RESULT, where=where, reason=str(error), broken=error.rule.value
         ) from None
-    published = PublishedResult(
-        score_ns=score,
-        mp_ns=_figure(where, line, "NS_MATCH_POINTS"),
-        mp_ew=_figure(where, line, "EW_MATCH_POINTS"),
-        imp_ns=_figure(where, line, "NS_IMPS"),
-        imp_ew=_figure(where, line, "EW_IMPS"),
-    )
+    mp_ns, mp_ew = _figure(where, line, "NS_MATCH_POINTS"), _figure(where, line, "EW_MATCH_POINTS")
+    imp_ns, imp_ew = _figure(where, line, "NS_IMPS"), _figure(where, line, "EW_IMPS")
+    if in_imps and (imp_ns, imp_ew) == (None, None):
+        (imp_ns, imp_ew), (mp_ns, mp_ew) = (mp_ns, mp_ew), (None, None)  # BBO's way
+    published = PublishedResult(score, None, mp_ns, mp_ew, imp_ns, imp_ew)
     return _Line(where, result, published, (ns_hint, ew_hint))
 
 
-def _lines(event: ET.Element) -> Iterator[_Line]:
+def _lines(event: ET.Element, in_imps: bool) -> Iterator[_Line]:
     """Every traveller line of the event's boards (in a SESSION or SECTION too), in order."""
     count = 0
     for board_element in event.iter("BOARD"):
@@ -353,7 +383,8 @@ def _lines(event: ET.Element) -> Iterator[_Line]:
             count += 1
             if count > MAX_RESULTS:
                 raise UsebioError(FileRule.TOO_MANY_RESULTS, most=MAX_RESULTS)
-            yield _traveller_line(f"Board {board}, traveller line {ordinal}", board, ordinal, line)
+            where = f"Board {board}, traveller line {ordinal}"
+            yield _traveller_line(where, board, ordinal, line, in_imps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,8 +393,9 @@ class _PairLine:
     number: int
     direction: Side | None
     rank: int | None
-    total: float | None
-    percentage: float | None
+    tied: bool
+    total: Decimal | None
+    percentage: Decimal | None
     tiebreak: int | None
     names: str
     boards: int | None
@@ -384,7 +416,8 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                 direction = _SIDES.get(direction_text.upper())
                 if direction is None:
                     raise UsebioError(FileRule.DIRECTION, where=where, value=direction_text)
-            place = (_text(pair, "PLACE") or "").rstrip("=").strip()
+            written = (_text(pair, "PLACE") or "").strip()
+            place = written.rstrip("=").strip()
             tiebreak = _text(pair, "TIEBREAK")
             boards = _text(pair, "BOARDS_PLAYED")
             players = [(player.text or "") for player in pair.findall("PLAYER/PLAYER_NAME")]
@@ -393,6 +426,7 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                 number,
                 direction,
                 _whole(where, "PLACE", place, 1, 2 * MAX_PAIR) if place else None,
+                written.endswith("="),
                 _figure(where, pair, "TOTAL_SCORE"),
                 _figure(where, pair, "PERCENTAGE"),
                 _whole(where, "TIEBREAK", tiebreak, -MAX_RESULTS, MAX_RESULTS)
@@ -467,8 +501,8 @@ def read_usebio(data: bytes) -> UsebioFile:
     event = root.find("EVENT")
     if event is None:
         raise UsebioError(FileRule.MISSING, where="USEBIO", field="EVENT")
-    scoring = _scoring(event)
-    lines = list(_lines(event))
+    said = _scoring(event)
+    lines = list(_lines(event, said is None or said.in_imps))
     pairs = list(_pairs(event))
     ranking = _ranking(event, lines, pairs)
     seen: set[tuple[int, Pair]] = set()
@@ -488,6 +522,7 @@ def read_usebio(data: bytes) -> UsebioFile:
             PublishedStanding(
                 pair_key(pair_line.number, pair_line.direction, ranking),
                 rank=pair_line.rank,
+                tied=pair_line.tied,
                 total=pair_line.total,
                 percentage=pair_line.percentage,
                 tiebreak=pair_line.tiebreak,
@@ -498,7 +533,7 @@ def read_usebio(data: bytes) -> UsebioFile:
     session = SessionRecord(
         tuple(line.result for line in lines),
         ranking=ranking,
-        scoring=scoring,
+        scoring=said or Scoring.BUTLER,
         event=_long("EVENT", "EVENT_DESCRIPTION", _raw(event, "EVENT_DESCRIPTION")),
         date=_date(_text(event, "DATE")),
         club=_club(root),
@@ -507,7 +542,9 @@ def read_usebio(data: bytes) -> UsebioFile:
         tiebreaks={s.pair: s.tiebreak for s in standings if s.tiebreak is not None},
     )
     published = Published(tuple(line.published for line in lines), tuple(standings))
-    return UsebioFile(as_scored(session, published), published)
+    if said is None:
+        session = replace(session, scoring=imp_scoring(session, published))
+    return UsebioFile(session, published)
 
 
 def _club(root: ET.Element) -> str:
@@ -540,7 +577,13 @@ def _pair_text(number: int, direction: Side | None) -> str:
     return str(number) if direction is None else f"{number} {direction.value}"
 
 
-def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring, ranking: Ranking) -> None:
+def _write_line(
+    board: ET.Element,
+    item: ScoredResult,
+    scoring: Scoring,
+    ranking: Ranking,
+    given: PublishedResult | None,
+) -> None:
     result = item.result
     line = ET.SubElement(board, "TRAVELLER_LINE")
     _add(line, "ROUND_NUMBER", str(result.round))
@@ -564,31 +607,111 @@ def _write_line(board: ET.Element, item: ScoredResult, scoring: Scoring, ranking
         _add(line, "SCORE", f"A{percents}")
     else:
         _add(line, "SCORE", str(result.score_ns))
-    prefix = "IMPS" if scoring is Scoring.BUTLER else "MATCH_POINTS"
-    _add(line, f"NS_{prefix}", figure_text(item.shown_ns, 1))
-    _add(line, f"EW_{prefix}", figure_text(item.shown_ew, 1))
+    prefix = "IMPS" if scoring.in_imps else "MATCH_POINTS"
+    published = given.figures(scoring) if given is not None else (None, None)
+    places = shown_places(scoring)
+    for side, figure, shown in zip(
+        ("NS", "EW"), published, (item.shown_ns, item.shown_ew), strict=True
+    ):
+        _add(
+            line,
+            f"{side}_{prefix}",
+            str(figure) if figure is not None else figure_text(shown, places),
+        )
 
 
-def _write_pairs(event: ET.Element, session: SessionRecord, scored: SessionScore) -> None:
+PLAYER_SEPARATORS = (" – ", " — ", " - ", " & ", " / ")
+"""How a pair's names join its two players ("Anne Martin – Bruno Petit")."""
+
+
+def players_of(names: str) -> list[str]:
+    """A pair's players, one PLAYER each: its names split where they join two players,
+    else the names as they are (one player, or names that do not read as two).
+
+    >>> players_of("Anne Martin – Bruno Petit"), players_of("Les Martin")
+    (['Anne Martin', 'Bruno Petit'], ['Les Martin'])
+    """
+    cleaned = clean_text(names)
+    for separator in PLAYER_SEPARATORS:
+        parts = [part.strip() for part in cleaned.split(separator)]
+        if len(parts) == 2 and all(parts):
+            return parts
+    return [cleaned]
+
+
+def _write_pair(
+    participants: ET.Element,
+    session: SessionRecord,
+    pair_key_: Pair,
+    direction: Side | None,
+    boards: int,
+    place: str,
+    figures: tuple[str, str | None],
+) -> None:
+    pair = ET.SubElement(participants, "PAIR")
+    _add(pair, "PAIR_NUMBER", _pair_text(pair_key_.number, direction))
+    if direction is not None:
+        _add(pair, "DIRECTION", direction.value)
+    _add(pair, "BOARDS_PLAYED", str(boards))
+    names = session.names.get(pair_key_)
+    if names:
+        for name in players_of(names):
+            _add(ET.SubElement(pair, "PLAYER"), "PLAYER_NAME", name)
+    _add(pair, "PLACE", place)
+    total, percentage = figures
+    _add(pair, "TOTAL_SCORE", total)
+    if percentage is not None:
+        _add(pair, "PERCENTAGE", percentage)
+    tiebreak = session.tiebreaks.get(pair_key_)
+    if tiebreak is not None:
+        _add(pair, "TIEBREAK", str(tiebreak))
+
+
+def _write_pairs(
+    event: ET.Element, session: SessionRecord, scored: SessionScore, published: Published
+) -> None:
+    """The ranking the file published, as it published it, then any pair it did not rank
+    as Scorekeeper counts it."""
     participants = ET.SubElement(event, "PARTICIPANTS")
+    places = shown_places(session.scoring)
+    written: set[Pair] = set()
+    by_pair = {s.pair: s for _direction, standings in scored.rankings for s in standings}
+    for line in published.standings:
+        standing = by_pair.get(line.pair)
+        if standing is None or line.rank is None or line.total is None:
+            continue
+        written.add(line.pair)
+        boards = line.boards if line.boards is not None else standing.boards
+        place = f"{line.rank}{'=' if line.tied else ''}"
+        percentage = None if line.percentage is None else str(line.percentage)
+        direction = line.pair.direction
+        _write_pair(
+            participants,
+            session,
+            line.pair,
+            direction,
+            boards,
+            place,
+            (str(line.total), percentage),
+        )
     for direction, standings in scored.rankings:
         for standing in standings:
-            pair = ET.SubElement(participants, "PAIR")
-            _add(pair, "PAIR_NUMBER", _pair_text(standing.pair.number, direction))
-            if direction is not None:
-                _add(pair, "DIRECTION", direction.value)
-            _add(pair, "BOARDS_PLAYED", str(standing.boards))
-            names = session.names.get(standing.pair)
-            if names:
-                for name in clean_text(names).split(" - "):
-                    _add(ET.SubElement(pair, "PLAYER"), "PLAYER_NAME", name)
-            _add(pair, "PLACE", f"{standing.rank}{'=' if standing.tied else ''}")
-            _add(pair, "TOTAL_SCORE", figure_text(standing.total, 1))
-            if standing.percentage is not None:
-                _add(pair, "PERCENTAGE", figure_text(standing.percentage, 2))
-            tiebreak = session.tiebreaks.get(standing.pair)
-            if tiebreak is not None:
-                _add(pair, "TIEBREAK", str(tiebreak))
+            if standing.pair in written:
+                continue
+            place = f"{standing.rank}{'=' if standing.tied else ''}"
+            percentage = (
+                None if standing.percentage is None else figure_text(standing.percentage, 2)
+            )
+            total = figure_text(standing.total, places)
+            _write_pair(
+                participants,
+                session,
+                standing.pair,
+                direction,
+                standing.boards,
+                place,
+                (total, percentage),
+            )
 
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
@@ -615,50 +738,69 @@ def _write_hands(root: ET.Element, deals: Mapping[int, str]) -> None:
 _SEAT_NAMES = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
 
 
-def write_usebio(session: SessionRecord, *, score: SessionScore | None = None) -> bytes:
+def write_usebio(
+    session: SessionRecord,
+    *,
+    score: SessionScore | None = None,
+    published: Published | None = None,
+) -> bytes:
     """The session as a USEBIO 1.2 file, UTF-8 with its XML declaration: the event, the
-    ranking with each pair's players (their names split at " - "), place, total, percentage
-    and tiebreak, each board's traveller with the scores and matchpoints (IMPs in Butler
-    scoring) from ``score`` (by default ``session.score()``), and the known deals as a
-    HANDSET. Control characters in names become spaces.
+    ranking with each pair's players (two PLAYERs where its names join two, see
+    :func:`players_of`), place, total, percentage and tiebreak, each board's traveller with
+    the scores and matchpoints (IMPs in IMP scoring), and the known deals as a HANDSET.
+
+    The figures are those ``published`` gives (a session read from a results file keeps the
+    figures its club published: each line's and each ranked pair's, as written), else
+    those of ``score`` (by default ``session.score()``). Control characters in names become
+    spaces.
 
     It looks as club programs' USEBIO 1.2 files do: the DOCTYPE naming the USEBIO DTD, the
-    CLUB (when known), the event type MP_PAIRS or BUTLER_PAIRS, pair numbers with their
-    direction in a Mitchell ("3 NS"). The few elements this module adds (see above) are
+    CLUB (when known), the event type MP_PAIRS, BUTLER_PAIRS or CROSS_IMPS, pair numbers with
+    their direction in a Mitchell ("3 NS"). The few elements this module adds (see above) are
     ignored by readers that do not know them.
 
     :func:`read_usebio` reads it back to the same session (its results board by board, and
-    each deal with the dealer's hand first).
+    each deal with the dealer's hand first) and the same published figures.
 
     An arrow-switched Mitchell is written as one field, its pairs numbered across the room
     (:meth:`~scorekeeper.rules.duplicate.SessionRecord.as_one_field`).
     """
     if session.ranking is Ranking.ARROW_SWITCHED:
-        session, score = session.as_one_field(), None
+        session, score, published = session.as_one_field(), None, None
+    published = published or Published()
     scored = score if score is not None else session.score()
-    by_board: dict[int, list[ScoredResult]] = {}
-    for item in scored.results:
-        by_board.setdefault(item.result.board, []).append(item)
+    by_board: dict[int, list[tuple[ScoredResult, PublishedResult | None]]] = {}
+    for index, item in enumerate(scored.results):
+        given = published.results[index] if published.results else None
+        by_board.setdefault(item.result.board, []).append((item, given))
     root = ET.Element("USEBIO", {"Version": "1.2"})
     if session.club:
         _add(ET.SubElement(root, "CLUB"), "CLUB_NAME", clean_text(session.club))
-    butler = session.scoring is Scoring.BUTLER
-    event = ET.SubElement(root, "EVENT", {"EVENT_TYPE": "BUTLER_PAIRS" if butler else "MP_PAIRS"})
+    kind, method = _WRITTEN_SCORING[session.scoring]
+    event = ET.SubElement(root, "EVENT", {"EVENT_TYPE": kind})
     _add(event, "PROGRAM_NAME", "Scorekeeper")
     _add(event, "EVENT_DESCRIPTION", clean_text(session.event))
     if session.date is not None:
         day = session.date
         _add(event, "DATE", f"{day.day:02d}/{day.month:02d}/{day.year:04d}")
-    _add(event, "BOARD_SCORING_METHOD", "BUTLER_IMPS" if butler else "MATCH_POINTS")
+    _add(event, "BOARD_SCORING_METHOD", method)
     _add(event, "WINNER_TYPE", "2" if session.ranking is Ranking.BY_DIRECTION else "1")
     _add(event, "BOARDS_PLAYED", str(len(by_board)))
-    _write_pairs(event, session, scored)
+    _write_pairs(event, session, scored, published)
     for number in sorted(by_board):
         board = ET.SubElement(event, "BOARD")
         _add(board, "BOARD_NUMBER", str(number))
-        for item in by_board[number]:
-            _write_line(board, item, session.scoring, session.ranking)
+        for item, given in by_board[number]:
+            _write_line(board, item, session.scoring, session.ranking, given)
     _write_hands(root, session.deals)
     ET.indent(root, "  ")
     body = ET.tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{DOCTYPE}\n{body}\n'.encode()
+
+
+_WRITTEN_SCORING = {
+    Scoring.MATCHPOINTS: ("MP_PAIRS", "MATCH_POINTS"),
+    Scoring.BUTLER: ("BUTLER_PAIRS", "BUTLER_IMPS"),
+    Scoring.CROSS_IMPS: ("CROSS_IMPS", "CROSS_IMPS"),
+}
+"""Each scoring's event type and board scoring method."""

@@ -25,21 +25,21 @@ from scorekeeper.rules.duplicate import (
     Scoring,
     SessionRecord,
     TableResult,
-    Totals,
 )
-from scorekeeper.rules.files import (
-    MAX_BYTES,
-    MAX_RESULTS,
+from scorekeeper.rules.files import MAX_BYTES, MAX_RESULTS, FileRule, figure_text
+from scorekeeper.rules.pbn import PbnError, PbnFile, differences, read_pbn, write_pbn
+from scorekeeper.rules.published import (
+    Convention,
     Difference,
     Figure,
-    FileRule,
     LargerEvent,
     PublishedResult,
     PublishedStanding,
+    Verdict,
     check,
-    figure_text,
+    convention_of,
+    count,
 )
-from scorekeeper.rules.pbn import PbnError, PbnFile, differences, read_pbn, write_pbn
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 SESSION = "ffb_2022_dn1_s1"
@@ -122,18 +122,23 @@ def test_the_published_figures_are_the_files_and_the_derived_csvs(ffb: PbnFile) 
     }
     for row in csv_rows("results"):
         figures = by_place[int(row["board"]), int(row["table"])]
-        assert (figures.mp_ns, figures.mp_ew) == (float(row["mp_ns"]), float(row["mp_ew"]))
+        assert (figures.mp_ns, figures.mp_ew) == (Decimal(row["mp_ns"]), Decimal(row["mp_ew"]))
     totals = {line.pair.number: line for line in ffb.published.standings}
     for row in csv_rows("totals"):
         line = totals[int(row["pair"])]
-        assert (line.total, line.percentage) == (float(row["total_mp"]), float(row["total_pct"]))
+        assert (line.total, line.percentage) == (
+            Decimal(row["total_mp"]),
+            Decimal(row["total_pct"]),
+        )
 
 
 def test_pair_7_wins_and_the_tie_on_593_2_goes_by_the_tiebreak(ffb: PbnFile) -> None:
-    # Magic Contest adds each board's figure as published (to 0.1): the file is scored so.
-    assert ffb.session.totals is Totals.BOARD_TENTHS
-    score = ffb.session.score()
-    winner = score.standings()[0]
+    # Magic Contest adds each board's figure as published (to 0.1): its figures show it.
+    convention = convention_of(ffb.session, ffb.published)
+    assert convention == Convention(rounding=1)
+    counted = count(ffb.session, ffb.published, convention)
+    ((_field, ranking),) = counted.rankings
+    winner = ranking[0]
     assert winner.percentage is not None
     assert (winner.pair, winner.rank, winner.total, rounded(winner.percentage, 2)) == (
         Pair(7),
@@ -142,14 +147,25 @@ def test_pair_7_wins_and_the_tie_on_593_2_goes_by_the_tiebreak(ffb: PbnFile) -> 
         Decimal("61.21"),
     )
     assert ffb.published.standings[0] == PublishedStanding(
-        Pair(7), 1, 771.2, 61.21, None, "", boards=30
+        Pair(7), 1, Decimal("771.2"), Decimal("61.21"), None, "", boards=30
     )
-    tied = [score.standing_of(Pair(44)), score.standing_of(Pair(1))]
-    assert [(s.rank, s.total, s.top, s.tied) for s in tied if s] == [
-        (31, Fraction("593.2"), 1260, False),
-        (32, Fraction("593.2"), 1260, False),
+    tied = [counted.pairs[Pair(44)], counted.pairs[Pair(1)]]
+    assert [(s.rank, s.total, s.tied) for s in tied] == [
+        (31, Fraction("593.2"), False),
+        (32, Fraction("593.2"), False),
     ]
     assert [line.tiebreak for line in ffb.published.standings[30:32]] == [2, 0]
+
+
+def test_totals_of_tenths_are_explained_beside_scorekeepers_exact_ones(ffb: PbnFile) -> None:
+    checked = check(ffb.session, ffb.published)
+    totals = [c for c in checked.figures if c.figure is Figure.TOTAL]
+    assert len(totals) == 44
+    explained = [c for c in totals if c.verdict is Verdict.EXPLAINED]
+    # Adding exact figures moves some totals by 0.1 (see the data's README).
+    assert explained and all(abs(c.published - c.own) == Decimal("0.1") for c in explained if c.own)
+    assert all(c.notes and c.notes[-1].reason.value == "rounded" for c in explained)
+    assert checked.differences == ()
 
 
 def test_the_four_artificial_rows(ffb: PbnFile) -> None:
@@ -165,11 +181,12 @@ def test_the_four_artificial_rows(ffb: PbnFile) -> None:
         (14, 11, 40, 17, Artificial.AVERAGE_PLUS, Artificial.AVERAGE_PLUS),
     ]
     assert all(r.contract is None and r.score_ns is None for r, _ in rows)
+    a60, a40 = Decimal("25.2"), Decimal("16.8")
     assert [(f.score_ns, f.score_ew, f.mp_ns, f.mp_ew) for _, f in rows] == [
-        (None, None, 25.2, 25.2),
-        (None, None, 25.2, 25.2),
-        (None, None, 16.8, 25.2),
-        (None, None, 25.2, 25.2),
+        (None, None, a60, a60),
+        (None, None, a60, a60),
+        (None, None, a40, a60),
+        (None, None, a60, a60),
     ]
 
 
@@ -196,7 +213,9 @@ def test_the_neuberg_boards_and_a_plain_one(ffb: PbnFile) -> None:
         10,
         "S9",
     )
-    assert ffb.published.results[0] == PublishedResult(score_ns=420, mp_ns=28.3, mp_ew=13.7)
+    assert ffb.published.results[0] == PublishedResult(
+        score_ns=420, mp_ns=Decimal("28.3"), mp_ew=Decimal("13.7")
+    )
 
 
 def test_a_figure_changed_in_the_file_is_reported(ffb: PbnFile) -> None:
@@ -206,15 +225,19 @@ def test_a_figure_changed_in_the_file_is_reported(ffb: PbnFile) -> None:
     changed = changed.replace('1 7 7 "E-W" 771.2', '1 7 7 "E-W" 771.3')
     found = differences(read_pbn(changed))
     assert found == [
-        Difference(Figure.MATCHPOINTS, 28.4, 28.3, board=1, table=3, side=Side.NS),
-        Difference(Figure.TOTAL, 771.3, 771.2, pair=Pair(7)),
+        Difference(
+            Figure.MATCHPOINTS, Decimal("28.4"), Decimal("28.3"), board=1, table=3, side=Side.NS
+        ),
+        Difference(Figure.TOTAL, Decimal("771.3"), Decimal("771.2"), pair=Pair(7)),
     ]
 
 
 def test_a_contract_scored_otherwise_is_reported() -> None:
     row = ' 3  1  3 42 4S  S 10 S9   "420"      - 28.3 13.7  67  33'
     found = differences(read_pbn(TEXT.replace(row, row.replace('"420"', '"450"'))))
-    assert found == [Difference(Figure.SCORE, 450, 420, board=1, table=3, side=Side.NS)]
+    assert found == [
+        Difference(Figure.SCORE, Decimal(450), Decimal(420), board=1, table=3, side=Side.NS)
+    ]
 
 
 def whole_event(text: str) -> str:
@@ -246,7 +269,7 @@ def whole_event(text: str) -> str:
 def test_the_ranking_of_the_whole_event_is_told_apart_from_the_session() -> None:
     pbn = read_pbn(whole_event(TEXT))
     line_44 = next(line for line in pbn.published.standings if line.pair == Pair(44))
-    assert (line_44.total, line_44.boards) == (3383.0, 30)
+    assert (line_44.total, line_44.boards) == (Decimal("3383.0"), 30)
     # Every figure of the session agrees; the event's are not differences.
     assert differences(pbn) == []
     checked = check(pbn.session, pbn.published)
@@ -255,7 +278,9 @@ def test_the_ranking_of_the_whole_event_is_told_apart_from_the_session() -> None
     row = ' 3  1  3 42 4S  S 10 S9   "420"      - 28.3 13.7  67  33'
     changed = read_pbn(whole_event(TEXT.replace(row, row.replace("28.3", "28.4"))))
     assert differences(changed) == [
-        Difference(Figure.MATCHPOINTS, 28.4, 28.3, board=1, table=3, side=Side.NS)
+        Difference(
+            Figure.MATCHPOINTS, Decimal("28.4"), Decimal("28.3"), board=1, table=3, side=Side.NS
+        )
     ]
 
 
@@ -264,7 +289,9 @@ def test_a_ranking_that_fits_the_session_is_checked_line_by_line(ffb: PbnFile) -
     # One total out of the session's reach among totals that fit it: a difference.
     changed = read_pbn(TEXT.replace('1 7 7 "E-W" 771.2', '1 7 7 "E-W" 7712.0'))
     assert check(changed.session, changed.published).larger_event is None
-    assert differences(changed) == [Difference(Figure.TOTAL, 7712.0, 771.2, pair=Pair(7))]
+    assert differences(changed) == [
+        Difference(Figure.TOTAL, Decimal("7712.0"), Decimal("771.2"), pair=Pair(7))
+    ]
 
 
 def test_the_ffb_session_is_written_and_read_back(ffb: PbnFile) -> None:
@@ -326,9 +353,9 @@ def test_a_butler_session_is_written_with_imps() -> None:
     pbn = read_pbn(text)
     assert pbn.session == session
     assert [(f.imp_ns, f.imp_ew) for f in pbn.published.results] == [
-        (6.0, -6.0),
-        (-6.0, 6.0),
-        (3.0, -3.0),
+        (Decimal(6), Decimal(-6)),
+        (Decimal(-6), Decimal(6)),
+        (Decimal(3), Decimal(-3)),
     ]
     assert differences(pbn) == []
 
@@ -555,8 +582,16 @@ def test_a_board_played_fewer_times_is_neuberg_scaled() -> None:
     unscaled = SHORT_BOARD.replace("3.50 0.50", "2.00 0.00").replace("0.50 3.50", "0.00 2.00")
     unscaled = unscaled.replace("7.50 93.75", "6.00 100.00").replace("2.50 31.25", "2.00 33.33")
     again = read_pbn(unscaled)
-    assert again.session.expected == {2: 2}
+    convention = convention_of(again.session, again.published)
+    assert convention == Convention(tops={2: 2})
     assert differences(again) == []
+    # Scorekeeper's own count still scales it: the file's figures are explained, not its.
+    checked = check(again.session, again.published)
+    board_2 = [c for c in checked.figures if c.board == 2 and c.figure is Figure.MATCHPOINTS]
+    assert {c.verdict for c in board_2} == {Verdict.EXPLAINED}
+    assert {c.own for c in board_2} == {Decimal("3.5"), Decimal("0.5")}
+    assert board_2[0].notes[0].reason.value == "not-scaled"
+    assert checked.standings[Pair(1, Side.NS), Figure.TOTAL].counted == Decimal("6.0")
 
 
 def test_ranks_that_start_again_in_each_direction_make_a_mitchell() -> None:
@@ -786,3 +821,29 @@ def test_hand_records_leave_out_the_boards_whose_hands_are_not_all_known() -> No
     with pytest.raises(PbnError) as raised:
         read_hand_records('[Board "4"]\n[Deal "N:AKQ"]\n')
     assert raised.value.rule is FileRule.HANDS and raised.value.values["line"] == 2
+
+
+@pytest.mark.parametrize(
+    ("tag", "scoring"),
+    [
+        ("IMP;Cross", Scoring.CROSS_IMPS),
+        ("IMP;Butler", Scoring.BUTLER),
+        ("IMP", Scoring.CROSS_IMPS),  # the figures say which: ±10 IMPs, not Butler's ±6
+    ],
+)
+def test_imps_are_read_as_the_scoring_tag_or_the_figures_say(tag: str, scoring: Scoring) -> None:
+    text = f"""\
+[Event "IMP pairs"]
+[Board "1"]
+[Scoring "{tag}"]
+[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW;IMP_NS;IMP_EW"]
+1 2 4S N 10 420 - 10.00 -10.00
+3 4 4S N 9 - 50 -10.00 10.00
+"""
+    pbn = read_pbn(text)
+    assert pbn.session.scoring is scoring
+    if scoring is Scoring.BUTLER:
+        # Butler's datum gives ±6: the file's ±10 are not borne out.
+        assert {d.figure for d in differences(pbn)} == {Figure.IMPS}
+    else:
+        assert differences(pbn) == []

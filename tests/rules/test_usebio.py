@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -18,15 +19,20 @@ from hypothesis import strategies as st
 from scorekeeper.rules.bridge import Artificial, Contract
 from scorekeeper.rules.common import Seat, Side
 from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord, TableResult
-from scorekeeper.rules.files import (
-    MAX_BYTES,
+from scorekeeper.rules.files import MAX_BYTES, FileRule
+from scorekeeper.rules.pbn import PbnFile, read_pbn
+from scorekeeper.rules.published import (
+    Convention,
     Difference,
     Figure,
-    FileRule,
     PublishedResult,
     PublishedStanding,
+    Reason,
+    Verdict,
+    check,
+    convention_of,
 )
-from scorekeeper.rules.pbn import PbnFile, read_pbn
+from scorekeeper.rules.published import count as count_the_files_way
 from scorekeeper.rules.usebio import (
     UsebioError,
     UsebioFile,
@@ -44,14 +50,15 @@ def ffb() -> PbnFile:
 
 @pytest.fixture(scope="module")
 def ffb_usebio(ffb: PbnFile) -> bytes:
-    return write_usebio(ffb.session)
+    """The FFB session as USEBIO, with the figures Magic Contest published."""
+    return write_usebio(ffb.session, published=ffb.published)
 
 
 def test_the_ffb_session_goes_through_usebio_unchanged(ffb: PbnFile, ffb_usebio: bytes) -> None:
     usebio = read_usebio(ffb_usebio)
     assert usebio.session == ffb.session
     assert differences(usebio) == []
-    assert write_usebio(usebio.session) == ffb_usebio
+    assert write_usebio(usebio.session, published=usebio.published) == ffb_usebio
 
 
 def test_its_published_figures_are_the_pbn_files(ffb: PbnFile, ffb_usebio: bytes) -> None:
@@ -66,7 +73,9 @@ def test_its_published_figures_are_the_pbn_files(ffb: PbnFile, ffb_usebio: bytes
         else:
             assert figures.score_ns is None
     assert usebio.published.standings == ffb.published.standings
-    assert usebio.published.standings[0] == PublishedStanding(Pair(7), 1, 771.2, 61.21, boards=30)
+    assert usebio.published.standings[0] == PublishedStanding(
+        Pair(7), 1, Decimal("771.2"), Decimal("61.21"), boards=30
+    )
     assert [line.tiebreak for line in usebio.published.standings[30:32]] == [2, 0]
 
 
@@ -94,10 +103,13 @@ def test_the_ffb_usebio_file_looks_as_usebio_files_do(ffb_usebio: bytes) -> None
 def test_a_figure_changed_in_the_file_is_reported(ffb_usebio: bytes) -> None:
     line = b"<NS_MATCH_POINTS>28.3</NS_MATCH_POINTS>"
     changed = ffb_usebio.replace(line, b"<NS_MATCH_POINTS>28.4</NS_MATCH_POINTS>", 1)
-    changed = changed.replace(b"<PERCENTAGE>61.21</PERCENTAGE>", b"<PERCENTAGE>61.2</PERCENTAGE>")
+    changed = changed.replace(b"<PERCENTAGE>61.21</PERCENTAGE>", b"<PERCENTAGE>61.3</PERCENTAGE>")
     assert differences(read_usebio(changed)) == [
-        Difference(Figure.MATCHPOINTS, 28.4, 28.3, board=1, table=3, side=Side.NS),
-        Difference(Figure.PERCENTAGE, 61.2, 61.21, pair=Pair(7)),
+        Difference(
+            Figure.MATCHPOINTS, Decimal("28.4"), Decimal("28.3"), board=1, table=3, side=Side.NS
+        ),
+        # Magic Contest's 61.21 (tenths added), Scorekeeper's exact 61.20: neither is 61.3.
+        Difference(Figure.PERCENTAGE, Decimal("61.3"), Decimal("61.21"), pair=Pair(7)),
     ]
 
 
@@ -187,11 +199,17 @@ def test_a_file_from_another_program() -> None:
     assert passed.passed_out
     assert session.names == {Pair(1, Side.NS): "Ann Smith - Bob O'Neill"}
     assert session.deals == {5: "N:...AKQJT98765432 - - -"}
-    assert usebio.published.results[0] == PublishedResult(score_ns=100, mp_ns=2.0, mp_ew=0.0)
+    assert usebio.published.results[0] == PublishedResult(
+        score_ns=100, mp_ns=Decimal(2), mp_ew=Decimal(0)
+    )
     assert usebio.published.standings[0].rank == 1
-    # Three results, not two: the published figures were of a two-result board.
-    assert {d.figure for d in differences(usebio)} == {
-        Figure.MATCHPOINTS,
+    # Two real results and an artificial one: the traveller's figures are out of the top of
+    # the two real results, not scaled to three; its totals do not follow from them.
+    checked = check(session, usebio.published)
+    assert checked.convention == Convention(tops={5: 2})
+    assert checked.lines[0, Side.NS].verdict is Verdict.EXPLAINED
+    assert checked.lines[0, Side.NS].notes[0].reason is Reason.NOT_SCALED
+    assert {d.figure for d in checked.differences} == {
         Figure.TOTAL,
         Figure.PERCENTAGE,
         Figure.RANK,
@@ -369,7 +387,11 @@ def club_program_file(counted: Counted, *, per_board: bool = True) -> bytes:
 
 
 def engine_order(usebio: UsebioFile, direction: Side) -> list[tuple[str, int]]:
-    return [(direction.value, s.pair.number) for s in usebio.session.score().standings(direction)]
+    """The pairs in the order the session counted the file's way ranks them."""
+    convention = convention_of(usebio.session, usebio.published)
+    counted = count_the_files_way(usebio.session, usebio.published, convention)
+    ranking = dict(counted.rankings)[direction]
+    return [(direction.value, line.pair.number) for line in ranking]
 
 
 @pytest.mark.parametrize(
@@ -405,11 +427,18 @@ def test_a_file_whose_figures_show_it_did_not_scale_is_not_scaled() -> None:
     unscaled = count(NOT_PLAYED["table 3 missed round 2"], neuberg=False)
     usebio = read_usebio(club_program_file(unscaled))
     # Round 2 at table 3: boards 1 to 3, played twice; their figures are out of a top of 2.
-    assert usebio.session.expected == {1: 2, 2: 2, 3: 2}
+    assert convention_of(usebio.session, usebio.published) == Convention(tops={1: 2, 2: 2, 3: 2})
     assert differences(usebio) == []
     for direction in Side:
         assert engine_order(usebio, direction) == unscaled.order(direction.value)
-    assert read_usebio(write_usebio(usebio.session)).session == usebio.session
+    # Written again, the session keeps the figures the file published (and says how many
+    # boards each pair played, which the file did not).
+    again = read_usebio(write_usebio(usebio.session, published=usebio.published))
+    assert again.session == usebio.session
+    assert again.published.results == usebio.published.results
+    assert [dataclasses.replace(line, boards=None) for line in again.published.standings] == list(
+        usebio.published.standings
+    )
 
 
 # --- Bad files: a UsebioError, never anything else -----------------------------------------------
@@ -456,7 +485,7 @@ PARAMETER = b"""<?xml version="1.0"?>
         (
             other(
                 b"<WINNER_TYPE>",
-                b"<BOARD_SCORING_METHOD>CROSS_IMPS</BOARD_SCORING_METHOD><WINNER_TYPE>",
+                b"<BOARD_SCORING_METHOD>AGGREGATE</BOARD_SCORING_METHOD><WINNER_TYPE>",
             ),
             FileRule.SCORING,
         ),
@@ -572,3 +601,59 @@ def test_pairs_that_sat_the_wrong_way_are_written_and_read_back() -> None:
     again = read_usebio(data)
     assert again.session.results == session.results
     assert differences(again) == []
+
+
+# --- IMPs, however a file says them ---------------------------------------------------------------
+
+
+def imp_file(
+    method: str, *, pairwise: str = "", in_matchpoints: bool = False, won: int = 10
+) -> bytes:
+    """A two-table board scored in IMPs: +420 against −50, ``won`` IMPs each way (10 in
+    cross-IMPs, 6 against Butler's datum of 190); the board scoring method as given, the
+    IMPs in NS_IMPS or, as BBO writes them, NS_MATCH_POINTS."""
+    element = "MATCH_POINTS" if in_matchpoints else "IMPS"
+    lines = "".join(
+        f"<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{ew}"
+        f"</EW_PAIR_NUMBER><CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>{tricks}"
+        f"</TRICKS><SCORE>{score}</SCORE><NS_{element}>{imps}</NS_{element}>"
+        f"<EW_{element}>{-imps}</EW_{element}></TRAVELLER_LINE>"
+        for ns, ew, tricks, score, imps in ((1, 2, 10, 420, won), (3, 4, 9, -50, -won))
+    )
+    said = f"<PAIRWISE_SCORING_METHOD>{pairwise}</PAIRWISE_SCORING_METHOD>" if pairwise else ""
+    return (
+        '<?xml version="1.0"?><USEBIO Version="1.2"><EVENT EVENT_TYPE="PAIRS">'
+        f"<BOARD_SCORING_METHOD>{method}</BOARD_SCORING_METHOD>{said}"
+        f"<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>{lines}</BOARD></EVENT></USEBIO>"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("method", "pairwise", "in_matchpoints", "scoring"),
+    [
+        ("CROSS_IMPS", "", False, Scoring.CROSS_IMPS),
+        ("IMPS", "CROSS_IMPS", True, Scoring.CROSS_IMPS),  # as BBO writes cross-IMPs
+        ("BUTLER_IMPS", "", False, Scoring.BUTLER),
+        ("BUTLER", "", True, Scoring.BUTLER),
+    ],
+)
+def test_imps_are_read_as_a_file_says_them(
+    method: str, pairwise: str, in_matchpoints: bool, scoring: Scoring
+) -> None:
+    won = 6 if scoring is Scoring.BUTLER else 10
+    data = imp_file(method, pairwise=pairwise, in_matchpoints=in_matchpoints, won=won)
+    usebio = read_usebio(data)
+    assert usebio.session.scoring is scoring
+    assert [(f.imp_ns, f.imp_ew, f.mp_ns) for f in usebio.published.results] == [
+        (Decimal(won), Decimal(-won), None),
+        (Decimal(-won), Decimal(won), None),
+    ]
+    assert differences(usebio) == []
+
+
+def test_imps_that_do_not_say_which_are_told_by_their_figures() -> None:
+    # Two results: Butler's datum 190 gives ±6 IMPs, cross-IMPs ±10; the file's say which.
+    assert read_usebio(imp_file("IMPS")).session.scoring is Scoring.CROSS_IMPS
+    usebio = read_usebio(imp_file("IMPS", won=6))
+    assert usebio.session.scoring is Scoring.BUTLER
+    assert differences(usebio) == []

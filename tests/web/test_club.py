@@ -172,7 +172,9 @@ def play_whole_session(
 
 
 def ranking_rows(page: str) -> list[tuple[str, str, str]]:
-    """(place, pair, percentage) from the ranking tables of a page."""
+    """(place, pair, percentage) from the ranking tables of a page (a published figure's mark
+    left out)."""
+    page = re.sub(r'<a class="check [^"]*"[^>]*>.*?</a>', "", page)
     rows = re.findall(
         r'<td class="num">(\d+=?)</td>\s*<th scope="row">([^<]+?)'
         r'(?: <span class="names">.*?</span>)?</th>'
@@ -715,6 +717,11 @@ def test_a_file_with_the_whole_event_s_ranking_says_so(client: FlaskClient) -> N
     assert "differ" not in page
     assert "Every score and matchpoint the file publishes for this session is confirmed" in page
     assert "about 180 boards a pair, this session 30" in page
+    # The ranking shown is the one the file published, said to be the whole event's.
+    ranking = html.unescape(text(client.get(f"{url}/ranking")))
+    assert "The file's ranking is that of the whole event" in ranking
+    places = [place for place, _pair, _percentage in ranking_rows(ranking)]
+    assert places == [str(place) for place in range(1, 45)]
 
 
 @pytest.mark.parametrize(
