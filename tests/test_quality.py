@@ -55,14 +55,93 @@ def test_no_family_imports_another_and_the_core_imports_none() -> None:
 
 
 def test_the_core_calls_the_circles_through_its_registry_alone() -> None:
-    """The circles stand on the core, which calls them through ``games.registry.Circles``:
-    its models name them for the type checker alone (the circle a game was played in, a seat's
-    person), and the app factory maps them."""
+    """The circles stand on the core, which calls them through ``games.registry.Circles``
+    and names them nowhere, not even for the type checker: a game knows its circle, and a seat
+    its person, by id."""
     for owner in ("games", "serving"):
         for source in (ROOT / "scorekeeper" / owner).rglob("*.py"):
             text = source.read_text(encoding="utf-8")
-            text = re.sub(r"^if TYPE_CHECKING:\n(?:    .*\n)+", "", text, flags=re.MULTILINE)
             assert not re.search(r"(?:from|import) scorekeeper\.circles\b", text), source
+
+
+def families_of(package: Path) -> set[str]:
+    """The families: every package that registers itself in its family.py."""
+    return {path.parent.name for path in package.glob("*/family.py")}
+
+
+def module_imports(source: Path) -> set[str]:
+    """The modules of the package ``source`` imports, for the type checker too (its
+    ``TYPE_CHECKING`` block), with the modules a package's ``from x import y`` names."""
+    text = source.read_text(encoding="utf-8")
+    found = set()
+    for name, grouped, names in re.findall(
+        r"^[ \t]*from (scorekeeper(?:\.\w+)*) import (?:\(([^)]*)\)|([\w ,]+))", text, re.MULTILINE
+    ):
+        names = grouped or names
+        found.add(name)
+        for imported in re.split(r"[,\s]+", names.strip()):
+            if (ROOT / Path(*name.split("."), f"{imported}.py")).exists():
+                found.add(f"{name}.{imported}")
+    found |= set(re.findall(r"^[ \t]*import (scorekeeper(?:\.\w+)*)", text, re.MULTILINE))
+    return found
+
+
+def test_the_circles_know_the_families_through_the_registry_alone() -> None:
+    """A family declares how its games count in a circle's history (its registration's
+    ``in_circles``); the circles import no family, and no family imports the circles: a family
+    that needs a circle's people reaches them through ``games.registry.Circles``."""
+    package = ROOT / "scorekeeper"
+    families = families_of(package)
+    assert {"ascenseur", "bridge", "club", "echelons", "teams"} <= families
+    for source in (package / "circles").rglob("*.py"):
+        tops = {name.split(".")[1] for name in module_imports(source) if "." in name}
+        assert not tops & families, f"{source}: imports {tops & families}"
+    for family in families:
+        for source in (package / family).rglob("*.py"):
+            tops = {name.split(".")[1] for name in module_imports(source) if "." in name}
+            assert "circles" not in tops, f"{source}: imports the circles"
+
+
+def test_no_module_of_the_package_imports_itself_round_a_cycle() -> None:
+    """The package's imports, those for the type checker included, make no cycle: each module
+    stands on modules that do not stand on it."""
+    package = ROOT / "scorekeeper"
+    modules: dict[str, Path] = {}
+    for source in package.rglob("*.py"):
+        parts = source.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = source
+
+    def stands_on(name: str) -> set[str]:
+        found = set()
+        for imported in module_imports(modules[name]):
+            # "from scorekeeper.games import registry" stands on games.registry, not games.
+            if imported in modules and imported != name:
+                found.add(imported)
+        return found
+
+    graph = {name: stands_on(name) for name in modules}
+    # A package's __init__ importing its own modules is how a package is made, not a cycle.
+    for name, edges in graph.items():
+        edges -= {other for other in edges if other.startswith(name + ".")}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        path.append(name)
+        for other in sorted(graph[name]):
+            if state.get(other) == 1:
+                cycle = [*path[path.index(other) :], other]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if other not in state:
+                visit(other)
+        path.pop()
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
 
 
 def test_the_app_uses_the_serving_through_its_interface_alone() -> None:

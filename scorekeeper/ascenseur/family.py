@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.ascenseur import bp
+from scorekeeper.ascenseur.history import IN_CIRCLES
 from scorekeeper.ascenseur.labels import (
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
@@ -136,6 +137,7 @@ FAMILY = register(
         take_back=take_back,
         describe=describe,
         file_kind=file_kind,
+        in_circles=IN_CIRCLES,
     )
 )
 

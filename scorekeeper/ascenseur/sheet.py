@@ -11,10 +11,10 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.ascenseur import bp
-from scorekeeper.ascenseur.chart import chart
 from scorekeeper.ascenseur.labels import PRESET_NAMES, house_rule_texts
 from scorekeeper.ascenseur.models import AscenseurGame
 from scorekeeper.ascenseur.views import ascenseur_game
+from scorekeeper.chart import Chart, line_chart
 from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.rules import ascenseur as rules
 
@@ -153,3 +153,22 @@ def sheet_csv(game_id: str) -> Response:
     """The score sheet as a CSV file, for a spreadsheet."""
     game = ascenseur_game(game_id)
     return csv_download(game, sheet_rows(game, game.sheet()))
+
+
+def running_totals(sheet: rules.GameSheet) -> list[list[int]]:
+    """Each player's total after each played round, starting from 0 before the first."""
+    series = [[0] for _ in sheet.players]
+    for row in sheet.rounds:
+        if row.is_played:
+            for seat, result in enumerate(row.results):
+                series[seat].append(result.total)
+    return series
+
+
+def chart(sheet: rules.GameSheet) -> Chart:
+    """The chart of the running totals of a game, as its sheet writes them: where only losses
+    count (Escalier), the points lost, rising from 0."""
+    if sheet.variant.scoring.penalties_only:
+        lost = [[-total for total in totals] for totals in running_totals(sheet)]
+        return line_chart(sheet.players, lost, label=str)
+    return line_chart(sheet.players, running_totals(sheet))

@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper import contract
 from scorekeeper.bridge import bp
 from scorekeeper.bridge.evening import score_evening
+from scorekeeper.bridge.history import IN_CIRCLES
 from scorekeeper.bridge.labels import (
     PAD_ITEMS,
     ROUNDING,
@@ -144,6 +145,7 @@ FAMILY = register(
         take_back=take_back,
         describe=describe,
         file_kind=file_kind,
+        in_circles=IN_CIRCLES,
     )
 )
 

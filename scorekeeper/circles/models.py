@@ -16,7 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.orm.attributes import flag_modified
 
 from scorekeeper.extensions import Model
-from scorekeeper.games.models import Game, new_game_id, new_scorer_token, utcnow
+from scorekeeper.games.models import Game, Player, new_game_id, new_scorer_token, utcnow
 from scorekeeper.rules.history import name_key
 
 NAME_LENGTH = 40
@@ -45,6 +45,8 @@ class Circle(Model):
     log: Mapped[list[CircleChange]] = relationship(
         back_populates="circle", order_by="CircleChange.id", cascade="all, delete-orphan"
     )
+    games: Mapped[list[Game]] = relationship(foreign_keys=[Game.circle_id], passive_deletes=True)
+    """Its games (the core's game row knows its circle by id alone)."""
 
     def changed(self) -> None:
         """Count a change to the circle (its version), whatever of it changed: its people, its
@@ -101,6 +103,10 @@ class Person(Model):
 
     circle: Mapped[Circle] = relationship(back_populates="people")
     merged_into: Mapped[Person | None] = relationship(remote_side=[id])
+    seats: Mapped[list[Player]] = relationship(
+        foreign_keys=[Player.person_id], passive_deletes=True
+    )
+    """The seats that name them (the core's seat knows its person by id alone)."""
 
     @validates("name")
     def _keyed(self, _attribute: str, name: str) -> str:

@@ -12,72 +12,64 @@ the history as if it had been started in the circle, and the addition is logged,
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
 from scorekeeper.circles.forms import check_name
 from scorekeeper.circles.models import Circle, CircleChange, CircleChangeKind, Person
 from scorekeeper.circles.people import person_for
-from scorekeeper.club.models import ClubPair, ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
-from scorekeeper.games.registry import FAMILIES
+from scorekeeper.games.registry import FAMILIES, NamedPlace
 from scorekeeper.games.rights import is_scorer, private_server, scored_games
-from scorekeeper.rules.history import name_key, pair_partners
+from scorekeeper.rules.history import name_key
 
-FAMILIES_IN_CIRCLES = ("ascenseur", "bridge", "teams", "echelons", "club")
-"""The families whose games name the circle's people (a seat each, a teams match's players,
-or a club pair's two players), and so join its history."""
 LISTED = 10
 """The most games of this phone's that the circle's page offers to add."""
 NEW = "new"
 """The choice of a seat whose name is a new person of the circle."""
 
 
-@dataclass(frozen=True)
-class NamedSeat:
-    """A name the game holds for a player: a seat's, or one of a club pair's two."""
-
-    label: str
-    name: str
-    row: Player | ClubPair
-    partner: int = 0
-    """Which of a club pair's two players (0 or 1)."""
-
-    def seat(self, person: Person | None) -> None:
-        """Name ``person`` here (nobody: ``None``)."""
-        person_id = person.id if person is not None else None
-        if isinstance(self.row, Player):
-            self.row.person_id = person_id
-        elif self.partner == 0:
-            self.row.first_person_id = person_id
-        else:
-            self.row.second_person_id = person_id
+def families_in_circles() -> list[str]:
+    """The families whose games name the circle's people (a seat each, or as a club pair's
+    two players), and so may join its history."""
+    return [key for key, family in FAMILIES.items() if family.in_circles is not None]
 
 
-def named_seats(game: Game) -> list[NamedSeat]:
-    """Every name of ``game`` that names a player, in the order of its seats (of its pairs)."""
-    if isinstance(game, ClubSession):
-        seats = []
-        for pair in sorted(game.pairs, key=lambda pair: (pair.direction, pair.number)):
-            partners = pair_partners(pair.names)
-            label = " ".join([_("Pair %(number)d", number=pair.number), pair.direction]).strip()
-            for partner, name in enumerate(partners or ()):
-                seats.append(NamedSeat(label, name, pair, partner))
-        return seats
-    return [
-        NamedSeat(_("Seat %(number)d", number=player.seat + 1), player.name.strip(), player)
+def seat_player(player: Player) -> Callable[[int | None], None]:
+    def seat(person_id: int | None) -> None:
+        player.person_id = person_id
+
+    return seat
+
+
+def named_seats(game: Game) -> list[NamedPlace]:
+    """Every name of ``game`` that names a player, in the order of its seats, then those its
+    family holds elsewhere (a club session's pairs' players)."""
+    seats = [
+        NamedPlace(
+            _("Seat %(number)d", number=player.seat + 1),
+            player.name.strip(),
+            player.person_id,
+            seat_player(player),
+        )
         for player in game.players
         if player.name.strip()
     ]
+    return [*seats, *places_elsewhere(game)]
 
 
-def seats_drawn(seats: Sequence[NamedSeat]) -> str:
+def places_elsewhere(game: Game) -> Sequence[NamedPlace]:
+    """The names a game holds for its players outside its seats, as its family says."""
+    counts = FAMILIES[game.family].in_circles if game.family in FAMILIES else None
+    return counts.places(game) if counts is not None else ()
+
+
+def seats_drawn(seats: Sequence[NamedPlace]) -> str:
     """What the form seating a game is drawn from: the game's names, in a few letters (a club
     pair's names may change while the keeper chooses)."""
     names = "\n".join(seat.name for seat in seats)
@@ -89,7 +81,7 @@ def games_outside() -> list[Game]:
     ones it may add to a circle it keeps with one tap."""
     query = (
         select(Game)
-        .where(Game.circle_id.is_(None), Game.family.in_(FAMILIES_IN_CIRCLES))
+        .where(Game.circle_id.is_(None), Game.family.in_(families_in_circles()))
         .order_by(Game.updated_at.desc(), Game.id)
         .limit(4 * LISTED)
     )
@@ -102,19 +94,19 @@ def games_outside() -> list[Game]:
 def claimed_game(game_id: str) -> Game | None:
     """The game of this id, if this phone may change it (it scores it); else ``None``."""
     game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
-    if game is None or game.family not in FAMILIES_IN_CIRCLES:
+    if game is None or game.family not in families_in_circles():
         return None
     return game if is_scorer(game.id, game.family, sure=True) else None
 
 
-def default_choices(circle: Circle, seats: Sequence[NamedSeat]) -> list[str]:
+def default_choices(circle: Circle, seats: Sequence[NamedPlace]) -> list[str]:
     """Each seat's person to start from: the circle's person who goes, or went, by its name,
     else a new one."""
     found = (circle.person_called(seat.name) for seat in seats)
     return [str(person.id) if person is not None else NEW for person in found]
 
 
-def seat_choices(circle: Circle, seat: NamedSeat) -> list[tuple[str, str]]:
+def seat_choices(circle: Circle, seat: NamedPlace) -> list[tuple[str, str]]:
     """What a seat may name: each of the circle's people, and a new person of the seat's name
     where nobody of the circle goes by it."""
     people = [(str(person.id), person.name) for person in circle.current_people]
@@ -124,7 +116,7 @@ def seat_choices(circle: Circle, seat: NamedSeat) -> list[tuple[str, str]]:
 
 
 def chosen_people(
-    circle: Circle, seats: Sequence[NamedSeat], chosen: Sequence[str]
+    circle: Circle, seats: Sequence[NamedPlace], chosen: Sequence[str]
 ) -> tuple[list[Person | str], list[str]]:
     """The person each seat names (a name, for a new person), and what is wrong with the
     choices: a choice that is none of the circle's people, a new person by a name taken or
@@ -162,7 +154,7 @@ def chosen_people(
 
 
 def add_to_circle(
-    circle: Circle, game: Game, seats: Sequence[NamedSeat], people: Sequence[Person | str]
+    circle: Circle, game: Game, seats: Sequence[NamedPlace], people: Sequence[Person | str]
 ) -> list[str]:
     """Put ``game`` in the circle, each seat naming its person (a name: a new person, who
     joins the circle), and log it; the names of those who joined."""
@@ -180,7 +172,7 @@ def add_to_circle(
                 kind=CircleChangeKind.JOINED.value, person=person, game_id=game.id, new=person.name
             )
             circle.log.append(change)
-        seat.seat(person)
+        seat.seat(person.id)
     return joined
 
 
@@ -194,10 +186,8 @@ def taken_back(circle: Circle, change: CircleChange) -> Game | None:
         return None
     game.circle_id = None
     game.out_of_history = False
-    for player in game.players:
-        player.person_id = None
-    for pair in game.pairs if isinstance(game, ClubSession) else ():
-        pair.first_person_id = pair.second_person_id = None
+    for place in named_seats(game):
+        place.seat(None)
     for joined in circle.log:
         if joined.kind == CircleChangeKind.JOINED.value and joined.game_id == game.id:
             joined.undone = True
@@ -219,13 +209,14 @@ def alone(circle: Circle, person: Person, game: Game, joined: CircleChange) -> b
     seated = db.session.scalar(
         select(Player.id).where(Player.person_id == person.id, Player.game_id != game.id)
     )
-    paired = db.session.scalar(
-        select(ClubPair.id).where(
-            or_(ClubPair.first_person_id == person.id, ClubPair.second_person_id == person.id),
-            ClubPair.game_id != game.id,
-        )
+    if seated is not None:
+        return False
+    others = db.session.scalars(
+        select(Game).where(Game.circle_id == circle.id, Game.id != game.id)
+    ).all()
+    return not any(
+        place.person_id == person.id for other in others for place in places_elsewhere(other)
     )
-    return seated is None and paired is None
 
 
 def described(game: Game) -> dict[str, Any]:

@@ -18,15 +18,15 @@ from flask import abort, session
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.circles.forms import check_name
 from scorekeeper.circles.models import Circle, Person
-from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import NewGameForm
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
-from scorekeeper.games.registry import Circles
+from scorekeeper.games.registry import FAMILIES, Circles
 from scorekeeper.games.rights import browser_id, private_server
-from scorekeeper.rules.history import pair_partners, public_names
+from scorekeeper.rules.history import public_names
 
 KEEPER_OF = "circles"
 """The session's list of the circles this browser keeps, the most recent first."""
@@ -173,10 +173,10 @@ def hidden_names(circle: Circle) -> dict[int, str]:
 
 def shown_to_viewers(game: Game, own: Collection[int] = ()) -> list[tuple[Any, str, str]]:
     """Each name of ``game`` that names one of its circle's people who chose to show their
-    initials, with those initials: a seat's name, a club pair's (one of its two players, or
-    both); (row, attribute, what is shown). The people of ``own`` (a person's own ids, in their
-    own file) keep their names."""
-    circle = game.circle
+    initials, with those initials: a seat's name, or one its family holds elsewhere (a club
+    pair's); (row, attribute, what is shown). The people of ``own`` (a person's own ids, in
+    their own file) keep their names."""
+    circle = circle_of(game)
     if circle is None:
         return []
     hidden = {key: name for key, name in hidden_names(circle).items() if key not in own}
@@ -187,15 +187,26 @@ def shown_to_viewers(game: Game, own: Collection[int] = ()) -> list[tuple[Any, s
         for player in game.players
         if player.person_id in hidden and player.name != hidden[player.person_id]
     ]
-    for pair in game.pairs if isinstance(game, ClubSession) else ():
-        partners = pair_partners(pair.names)
-        people = (pair.first_person_id, pair.second_person_id)
-        if partners is None or not any(person in hidden for person in people):
-            continue
-        names = [hidden.get(person, name) if person is not None else name
-                 for person, name in zip(people, partners, strict=True)]  # fmt: skip
-        shown.append((pair, "names", " – ".join(names)))
+    counts = FAMILIES[game.family].in_circles if game.family in FAMILIES else None
+    if counts is not None:
+        shown.extend(counts.shown(game, hidden))
     return shown
+
+
+def circle_of(game: Game) -> Circle | None:
+    """The circle the game was played in, if any."""
+    return db.session.get(Circle, game.circle_id) if game.circle_id is not None else None
+
+
+def circle_name(game: Game) -> str:
+    circle = circle_of(game)
+    return circle.name if circle is not None else ""
+
+
+def person_named(game: Game, name: str) -> int | None:
+    """The id of the person of the game's circle who goes by ``name``, added if new."""
+    circle = circle_of(game)
+    return person_for(circle, name).id if circle is not None else None
 
 
 HOOKS = Circles(
@@ -204,5 +215,8 @@ HOOKS = Circles(
     seat=seat_people,
     listed=listed_circles,
     shown_to_viewers=shown_to_viewers,
+    person_named=person_named,
+    circle_name=circle_name,
+    name_problem=check_name,
 )
 """What the circles add to the core's new games and home page (see registry.Circles)."""

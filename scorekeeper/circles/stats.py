@@ -9,28 +9,15 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from flask_babel import gettext as _
-
-from scorekeeper.ascenseur.chart import Chart, line_chart
-from scorekeeper.ascenseur.labels import PRESET_NAMES
-from scorekeeper.circles.history import CircleHistory
-from scorekeeper.rules.echelons import LogStatistics, log_statistics
+from scorekeeper.chart import Chart, line_chart
+from scorekeeper.circles.history import CircleHistory, League
+from scorekeeper.games.registry import Family
 from scorekeeper.rules.history import (
-    BiddingRecord,
     LeagueRow,
-    PartnerRecord,
     PlayedGame,
-    Record,
-    bidding_record,
-    bridge_records,
-    by_partner,
     handicaps,
-    head_to_head,
     in_period,
     league,
-    partnerships,
-    percentages_over_time,
-    race_record,
     running_wins,
 )
 
@@ -38,21 +25,8 @@ CHART_SIZE = (340, 220, 36)
 """The league's chart fits a phone's width: its ticks are a few wins, not a game's totals."""
 
 
-def league_name(key: str) -> str:
-    family, _sep, kind = key.partition(":")
-    if family == "ascenseur":
-        return str(PRESET_NAMES.get(kind, kind))
-    if key == "bridge:rubber":
-        return _("Rubber bridge")
-    if key == "bridge:chicago":
-        return _("Chicago")
-    if key == "bridge:teams":
-        return _("Teams matches")
-    return _("Échelons races")
-
-
-def league_choices(leagues: dict[str, list[PlayedGame]]) -> list[tuple[str, str]]:
-    return [(key, league_name(key)) for key in leagues]
+def league_choices(leagues: dict[str, League]) -> list[tuple[str, str]]:
+    return [(key, league.name) for key, league in leagues.items()]
 
 
 @dataclass(frozen=True)
@@ -99,65 +73,33 @@ def wins_chart(
 
 @dataclass(frozen=True)
 class PersonFigures:
-    """A person's figures over the circle's history."""
+    """A person's figures over the circle's history: their line in each league they played,
+    and what each family counts of their games."""
 
     leagues: tuple[tuple[str, LeagueRow, bool], ...]
     """Their line in each league they played, by the league's name, and whether its games
     score points (a race has none)."""
-    bidding: BiddingRecord | None
-    rubbers: Record | None
-    chicagos: Record | None
-    partners: tuple[tuple[str, str, Record], ...]
-    """Their record with each partner, at rubber bridge or Chicago: kind, partner, record."""
-    opponents: tuple[tuple[str, str, Record], ...]
-    """Their record against each person they met: kind, opponent, record."""
-    races: tuple[tuple[str, Record], ...]
-    log: LogStatistics | None
-    club: tuple[tuple[date, Fraction], ...]
-    """Their percentage in each club session, in the order of the days."""
-    club_partners: tuple[PartnerRecord, ...]
+    families: tuple[tuple[Family, Any], ...]
+    """What each family counts of their games (``Family.in_circles.figures``)."""
+
+    def sections(self) -> list[tuple[str, Any]]:
+        """Each family's figures with the template that shows them on the person's page."""
+        return [
+            (family.in_circles.figures_template, figures)
+            for family, figures in self.families
+            if family.in_circles is not None
+        ]
+
+    def as_file(self) -> dict[str, Any]:
+        """The figures as the person's history file holds them, each family's by its key."""
+        return {"leagues": self.leagues, **{family.key: f for family, f in self.families}}
 
 
 def person_figures(history: CircleHistory, person: str) -> PersonFigures:
     in_leagues = []
-    for key, games in history.leagues().items():
-        has_points = any(finish.points for game in games for finish in game.finishes)
-        for row in league(games):
+    for played in history.leagues().values():
+        has_points = any(finish.points for game in played.games for finish in game.finishes)
+        for row in league(played.games):
             if row.person == person:
-                in_leagues.append((league_name(key), row, has_points))
-    sheets = [(sheet, seats) for _game, sheet, seats in history.ascenseur if person in seats]
-    bidding = bidding_record(sheets, person) if sheets else None
-    partners: list[tuple[str, str, Record]] = []
-    opponents: list[tuple[str, str, Record]] = []
-    kinds: dict[str, Any] = {_("Rubber bridge"): history.rubbers, _("Chicago"): history.chicagos}
-    for kind, games in kinds.items():
-        for (first, second), record in partnerships(games).items():
-            if person in (first, second):
-                partners.append((kind, second if first == person else first, record))
-        met = {
-            someone
-            for game in games
-            for side, others, _mine, _theirs in game.sides()
-            if person in side
-            for someone in others
-            if someone is not None
-        }
-        for other in sorted(met):
-            opponents.append((kind, other, head_to_head(games, person, other)))
-    raced = sorted(
-        {p for game in history.races if person in game.players for p in game.players} - {person}
-    )
-    races = tuple((other, race_record(history.races, person, other)) for other in raced)
-    log_games = history.logs.get(person)
-    return PersonFigures(
-        leagues=tuple(in_leagues),
-        bidding=bidding,
-        rubbers=bridge_records(history.rubbers).get(person),
-        chicagos=bridge_records(history.chicagos).get(person),
-        partners=tuple(partners),
-        opponents=tuple(opponents),
-        races=races,
-        log=log_statistics(log_games) if log_games else None,
-        club=percentages_over_time(history.club, person),
-        club_partners=by_partner(history.club, person),
-    )
+                in_leagues.append((played.name, row, has_points))
+    return PersonFigures(tuple(in_leagues), tuple(history.figures(person)))

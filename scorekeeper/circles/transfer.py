@@ -171,9 +171,9 @@ def import_circle(raw: bytes) -> Circle:
                     raise TransferError(
                         _("In the file, game %(number)d names nobody of the circle.", number=number)
                     )
-                player.person = people[seat]
+                people[seat].seats.append(player)
         game.out_of_history = entry.out_of_history
-        game.circle = circle
+        circle.games.append(game)
         games.append(game)
     for change in document.log:
         named = people.get(change.person) if change.person is not None else None
@@ -237,5 +237,5 @@ def export_person(
         "person": str(person.id),
         "people": names,
         "games": played,
-        "figures": plain(person_figures(history, str(person.id))),
+        "figures": plain(person_figures(history, str(person.id)).as_file()),
     }

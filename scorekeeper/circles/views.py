@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import date
 from fractions import Fraction
 from typing import Any, cast
@@ -26,7 +26,7 @@ from flask import (
 )
 from flask_babel import format_percent
 from flask_babel import gettext as _
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -63,7 +63,6 @@ from scorekeeper.circles.stats import (
     wins_chart,
 )
 from scorekeeper.circles.transfer import export_circle, export_person, import_circle
-from scorekeeper.club.models import ClubPair
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import Outcome, sent_fields, write_entry
 from scorekeeper.games.forms import ChangeForm, ImportForm
@@ -96,9 +95,6 @@ def figures_in_words() -> dict[str, Any]:
         return "–" if value is None else str(format_percent(float(value), format="0%"))
 
     return {"decimal": decimal, "percent": percent}
-
-
-FAMILIES_IN_CIRCLES = outside.FAMILIES_IN_CIRCLES
 
 
 class NothingToDo(Exception):
@@ -238,8 +234,8 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
     table: LeagueTable | None = None
     chart = None
     if chosen is not None:
-        table = league_table(leagues[chosen], since, until)
-        chart = wins_chart(leagues[chosen], since, until, names)
+        table = league_table(leagues[chosen].games, since, until)
+        chart = wins_chart(leagues[chosen].games, since, until, names)
     page_html = render_template(
         "circles/circle.html",
         circle=circle,
@@ -319,19 +315,15 @@ def circle_games(circle: Circle) -> list[Game]:
 
 def games_played(circle: Circle, ids: list[int]) -> list[Game]:
     """Every game of the circle a person (by their ids) played, the newest first: in a seat,
-    or in a club pair; those out of the history too."""
-    in_pairs = set(
-        db.session.scalars(
-            select(ClubPair.game_id).where(
-                or_(ClubPair.first_person_id.in_(ids), ClubPair.second_person_id.in_(ids))
-            )
-        )
+    or where its family names them otherwise (a club pair); those out of the history too."""
+    return [game for game in circle_games(circle) if names_any(game, ids)]
+
+
+def names_any(game: Game, ids: Collection[int]) -> bool:
+    """Whether ``game`` names one of the people of these ids, in a seat or elsewhere."""
+    return any(player.person_id in ids for player in game.players) or any(
+        place.person_id in ids for place in outside.places_elsewhere(game)
     )
-    return [
-        game
-        for game in circle_games(circle)
-        if game.id in in_pairs or any(player.person_id in ids for player in game.players)
-    ]
 
 
 def seat_names_for(circle: Circle, names: dict[str, str]) -> Callable[[Game], str]:
@@ -370,7 +362,7 @@ def person_links(circle: Circle) -> dict[int, str]:
 def start_links(circle: Circle) -> list[tuple[str, list[tuple[str, str]]]]:
     """Each game a family with seats offers, started in the circle."""
     links = []
-    for key in FAMILIES_IN_CIRCLES:
+    for key in outside.families_in_circles():
         family = FAMILIES[key]
         games = [
             (game.name, game.url + ("&" if "?" in game.url else "?") + f"circle={circle.id}")
@@ -529,18 +521,17 @@ def shown_anew(circle: Circle, before: dict[int, str]) -> None:
     changed = {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
     if not changed:
         return
-    seated = select(Player.game_id).where(Player.person_id.in_(changed))
-    paired = select(ClubPair.game_id).where(
-        or_(ClubPair.first_person_id.in_(changed), ClubPair.second_person_id.in_(changed))
-    )
-    written = [row.id for row in db.session.dirty if isinstance(row, Game)]
+    written = {row.id for row in db.session.dirty if isinstance(row, Game)}
+    shown = [
+        game.id
+        for game in circle_games(circle)
+        if game.id not in written and names_any(game, changed)
+    ]
+    if not shown:
+        return
     db.session.execute(
         update(Game)
-        .where(
-            Game.circle_id == circle.id,
-            or_(Game.id.in_(seated), Game.id.in_(paired)),
-            Game.id.not_in(written),
-        )
+        .where(Game.id.in_(shown))
         .values(version=Game.version + 1, updated_at=Game.updated_at)
         .execution_options(synchronize_session=False)
     )
@@ -1029,13 +1020,15 @@ def person_page(token: str) -> str:
     names = public_names_of(circle)
     ids = family_people(person)
     games = games_played(circle, ids)
+    figures = person_figures(history, str(person.id))
     return render_template(
         "circles/person.html",
         person=person,
         circle=circle,
         token=token,
         games=games,
-        figures=person_figures(history, str(person.id)),
+        leagues=figures.leagues,
+        sections=figures.sections(),
         names=names,
         public_name=names[str(person.id)],
         form=ShowNameForm(),

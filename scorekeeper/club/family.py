@@ -23,6 +23,7 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper import contract
 from scorekeeper.club import bp
 from scorekeeper.club.hands import HandRecord
+from scorekeeper.club.history import IN_CIRCLES
 from scorekeeper.club.models import ClubResult, ClubSession, ClubTable
 from scorekeeper.club.transfer import game_from_json, game_to_json
 from scorekeeper.contract.labels import (
@@ -246,6 +247,7 @@ FAMILY: Family = register(
         ),
         every_phone_scores_at_home=False,
         parts=ClubTable,
+        in_circles=IN_CIRCLES,
     )
 )
 

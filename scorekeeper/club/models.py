@@ -9,6 +9,7 @@ another, and a phone's stale form is caught for its own table only.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -440,6 +441,22 @@ class ClubPair(Model):
     published_boards: Mapped[int | None]
 
     game: Mapped[ClubSession] = relationship(back_populates="pairs")
+
+    @property
+    def person_ids(self) -> tuple[int | None, int | None]:
+        """The circle's people the pair's two players are, by id (a session of a circle)."""
+        return self.first_person_id, self.second_person_id
+
+    def seater(self, partner: int) -> Callable[[int | None], None]:
+        """Name the person of an id as the pair's first (0) or second (1) player."""
+
+        def seat(person_id: int | None) -> None:
+            if partner == 0:
+                self.first_person_id = person_id
+            else:
+                self.second_person_id = person_id
+
+        return seat
 
     @property
     def key(self) -> Pair:

@@ -17,8 +17,6 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from scorekeeper.circles.forms import check_name
-from scorekeeper.circles.people import person_for
 from scorekeeper.club import bp, files
 from scorekeeper.club.checked import published_sheet
 from scorekeeper.club.family import (
@@ -68,7 +66,7 @@ from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.links import link_base, qr_svg, share_base
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, utcnow
-from scorekeeper.games.registry import file_stem
+from scorekeeper.games.registry import circles, file_stem
 from scorekeeper.games.rights import is_scorer, require_scorer
 from scorekeeper.games.views import import_page, new_game_form
 from scorekeeper.limits import imports_limit, new_games_limit
@@ -649,14 +647,14 @@ def names(game_id: str) -> Outcome:
             return render_names(game, form, 409)
         if not form.validate() or len(form.names) != len(game.pairs):
             return render_names(game, form, 422)
-        if game.circle is not None and not people_named(form):
+        if game.circle_id is not None and not people_named(form):
             return render_names(game, form, 422)
         for pair, field in zip(game.pairs, form.names, strict=True):
             pair.names = field.data or ""
-            if game.circle is not None:  # each pair's two players are the circle's people
+            if game.circle_id is not None:  # each pair's two players are the circle's people
                 partners = pair_partners(pair.names)
                 first, second = (
-                    (person_for(game.circle, name).id for name in partners)
+                    (circles().person_named(game, name) for name in partners)
                     if partners
                     else (None, None)
                 )
@@ -676,7 +674,7 @@ def people_named(form: NamesForm) -> bool:
     fine = True
     for field in form.names:
         for name in pair_partners(field.data or "") or ():
-            if (problem := check_name(name)) is not None:
+            if (problem := circles().name_problem(name)) is not None:
                 field.errors = [*field.errors, f"{name}: {problem}"]
                 fine = False
     return fine
@@ -684,7 +682,9 @@ def people_named(form: NamesForm) -> bool:
 
 def render_names(game: ClubSession, form: NamesForm, status: int = 200) -> tuple[str, int]:
     rows = list(zip(game.pairs, form.names, strict=False))
-    return render_template("club/names.html", game=game, form=form, rows=rows), status
+    circle = circles().circle_name(game)
+    page = render_template("club/names.html", game=game, form=form, rows=rows, circle=circle)
+    return page, status
 
 
 # --- A table's phone -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.echelons import bp
+from scorekeeper.echelons.history import IN_CIRCLES
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
 from scorekeeper.echelons.transfer import game_from_json, game_to_json
 from scorekeeper.games.entries import describer
@@ -146,6 +147,7 @@ FAMILY = register(
         take_back=take_back,
         describe=describe,
         file_kind=file_kind,
+        in_circles=IN_CIRCLES,
     )
 )
 

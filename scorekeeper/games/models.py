@@ -10,15 +10,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, exists, false, inspect, true
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from scorekeeper.extensions import Model
-
-if TYPE_CHECKING:
-    from scorekeeper.circles.models import Circle, Person
 
 
 def utcnow() -> datetime:
@@ -128,7 +125,6 @@ class Game(Model):
     corrections: Mapped[list[Correction]] = relationship(
         back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
     )
-    circle: Mapped[Circle | None] = relationship(foreign_keys=[circle_id])
     has_stored_corrections: Mapped[bool] = column_property(
         exists().where(Correction.game_id == id).correlate_except(Correction)
     )
@@ -183,7 +179,6 @@ class Player(Model):
     """The circle's person in the seat, in a game played in a circle."""
 
     game: Mapped[Game] = relationship(back_populates="players")
-    person: Mapped[Person | None] = relationship(foreign_keys=[person_id])
 
 
 class BrowserGame(Model):

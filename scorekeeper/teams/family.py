@@ -25,6 +25,7 @@ from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import Family, NewGame, Summary, TakenBack, register
 from scorekeeper.rules.bridge import Seat, Side, board_dealer, board_vulnerability
 from scorekeeper.teams import bp
+from scorekeeper.teams.history import IN_CIRCLES
 from scorekeeper.teams.match import score_match
 from scorekeeper.teams.models import TABLES, TableResult, TeamsGame, team_at
 from scorekeeper.teams.transfer import game_from_json, game_to_json
@@ -191,6 +192,7 @@ FAMILY = register(
         take_back=take_back,
         describe=describe,
         file_kind=file_kind,
+        in_circles=IN_CIRCLES,
     )
 )
 

@@ -13,13 +13,22 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.circles.models import Circle, CircleChange
+from scorekeeper.circles.models import Circle, CircleChange, Person
 from scorekeeper.extensions import db
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, Player
 from tests.games import play_out
 from tests.web.crawler import as_drawn, forms_of
 from tests.web.table import Table, text
 from tests.web.test_circles import KEEP_LINK, Keeper, league_names, setup_defaults
+
+
+def person_name(player: Player) -> str | None:
+    """The name of the circle's person a seat names, if any."""
+    if player.person_id is None:
+        return None
+    person = db.session.get(Person, player.person_id)
+    return person.name if person is not None else None
+
 
 SCORER_LINK = re.compile(r'value="https?://[^/"]+(/[a-z]+/[A-Za-z0-9_-]+/score/[A-Za-z0-9_-]+)"')
 STARTS = [
@@ -146,7 +155,7 @@ def test_a_keeper_adds_a_game_played_outside_with_its_scorer_link_and_undo_takes
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None and game.circle_id == circle_id
-        seated = [(p.name, p.person.name if p.person else None) for p in game.players]
+        seated = [(p.name, person_name(p)) for p in game.players]
         assert seated == [("anne", "Anne"), ("Bruno", "Bruno"), ("Zoé", "Zoé")]
     # Sent again (another phone, or a second tap), it is in already.
     again = client.post(add, data=chosen, follow_redirects=True)
@@ -194,7 +203,7 @@ def test_the_keeper_chooses_who_each_name_is(client: FlaskClient, app: Flask) ->
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert game is not None
-        assert [p.person.name if p.person else None for p in game.players] == [
+        assert [person_name(p) for p in game.players] == [
             "Anne",
             "Bruno",
             "Zoé",

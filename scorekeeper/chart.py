@@ -1,5 +1,6 @@
-"""The running totals as a line chart, drawn on the server as SVG: one line per player, told apart
-by colour, by dash and by marker so that it also reads in black and white."""
+"""A line chart drawn on the server as SVG, one line per player told apart by colour, by dash
+and by marker so that it also reads in black and white: a game's running totals (Ascenseur's
+sheet), a circle's wins so far (its league). Templates draw it with ``_chart.html``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.games.helpers import signed
-from scorekeeper.rules import ascenseur as rules
 
 # Okabe–Ito colours, distinct for colour-blind readers; dashes and markers for paper.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
@@ -58,25 +58,6 @@ def _step(span: int, most_ticks: int) -> int:
         if factor * magnitude >= raw:
             return int(factor * magnitude)
     return int(10 * magnitude)
-
-
-def running_totals(sheet: rules.GameSheet) -> list[list[int]]:
-    """Each player's total after each played round, starting from 0 before the first."""
-    series = [[0] for _ in sheet.players]
-    for row in sheet.rounds:
-        if row.is_played:
-            for seat, result in enumerate(row.results):
-                series[seat].append(result.total)
-    return series
-
-
-def chart(sheet: rules.GameSheet) -> Chart:
-    """The chart of the running totals of a game, as its sheet writes them: where only losses
-    count (Escalier), the points lost, rising from 0."""
-    if sheet.variant.scoring.penalties_only:
-        lost = [[-total for total in totals] for totals in running_totals(sheet)]
-        return line_chart(sheet.players, lost, label=str)
-    return line_chart(sheet.players, running_totals(sheet))
 
 
 def line_chart(
