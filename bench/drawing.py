@@ -60,7 +60,7 @@ def main() -> None:
             stop(server)
         os.environ.update(DATABASE_URL=url, SECRET_KEY="bench")  # the server's, for its cookies
         from scorekeeper import create_app
-        from scorekeeper.club import views
+        from scorekeeper.club import pages as club_pages
 
         app = create_app()
         client = app.test_client()
@@ -76,7 +76,7 @@ def main() -> None:
             def draw(path: str, cookie: str, kept_score: bool = kept_score) -> None:
                 app.extensions["page_cache"].clear()
                 if not kept_score:
-                    views.kept_scores.clear()
+                    club_pages.kept_scores.clear()
                 answer = client.get(path, headers={"Cookie": cookie, "Accept-Encoding": "gzip"})
                 assert answer.status_code == 200, answer.status_code
 

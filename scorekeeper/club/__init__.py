@@ -6,7 +6,16 @@ from flask import Blueprint, Flask
 
 bp: Blueprint = Blueprint("club", __name__, url_prefix="/club")
 
-from scorekeeper.club import hands, views  # noqa: E402, F401
+# The pages, by whom they serve; each adds its routes to the blueprint when imported.
+from scorekeeper.club import (  # noqa: E402, F401
+    corrections,
+    director,
+    evening,
+    hands,
+    printouts,
+    results_files,
+    table,
+)
 from scorekeeper.club.family import FAMILY  # noqa: E402
 from scorekeeper.games.routes import add_table_routes  # noqa: E402
 

@@ -24,7 +24,8 @@ from scorekeeper import contract
 from scorekeeper.club import bp
 from scorekeeper.club.hands import HandRecord
 from scorekeeper.club.history import IN_CIRCLES
-from scorekeeper.club.models import ClubResult, ClubSession, ClubTable
+from scorekeeper.club.models import ClubSession
+from scorekeeper.club.rows import ClubResult, ClubTable
 from scorekeeper.club.transfer import game_from_json, game_to_json
 from scorekeeper.contract.labels import (
     SEAT_LETTERS,

@@ -10,14 +10,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.club.labels import difference_text, file_message, larger_event_text
-from scorekeeper.club.models import (
-    FROM_FILE,
-    ClubDeal,
-    ClubPair,
-    ClubResult,
-    ClubSession,
-    ClubTable,
-)
+from scorekeeper.club.models import FROM_FILE, ClubSession
+from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio

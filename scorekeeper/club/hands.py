@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 from sqlalchemy import select
 
-from scorekeeper.club.models import ClubDeal, ClubSession
+from scorekeeper.club.models import ClubSession
+from scorekeeper.club.rows import ClubDeal
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import write_apart
 from scorekeeper.rules.bridge import (

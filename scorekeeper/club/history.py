@@ -13,7 +13,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from scorekeeper.club.models import FROM_FILE, ClubPair, ClubSession
+from scorekeeper.club.models import FROM_FILE, ClubSession
+from scorekeeper.club.rows import ClubPair
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import CircleGame, InCircles, NamedPlace
 from scorekeeper.rules.common import RuleError

@@ -151,3 +151,14 @@ def test_a_sheet_adds_the_marks_up_and_passes_the_deal_to_the_right(
         assert first_to_speak(seat, players) == (seat - 1) % players
         seat = (seat - 1) % players  # the seat to the dealer's right deals next
     assert sheet.next_dealer == dealer(first, len(entered) + 1, players)
+    # A game counts as it stood after its last whole turn of the deal.
+    whole = len(entered) // players * players
+    if whole == 0:
+        assert sheet.after_last_turn is None
+    else:
+        at_turn = [0] * players
+        for deal in entered[:whole]:
+            if deal is not None:
+                at_turn = [t + m for t, m in zip(at_turn, deal_marks(deal), strict=True)]
+        places = tuple(1 + sum(o > mine for o in at_turn) for mine in at_turn)
+        assert sheet.after_last_turn == (tuple(at_turn), places)

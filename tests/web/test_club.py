@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import TestResponse, stream_encode_multipart
 
-from scorekeeper.club import views
+from scorekeeper.club import director, pages
 from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -922,7 +922,7 @@ def test_the_director_s_page_follows_the_live_version_the_poll_answers(client: F
 def test_a_session_s_score_is_kept_in_its_newest_state_only(client: FlaskClient) -> None:
     """Each result entered scores the session anew; the score of the state before is let go,
     not kept beside it until the server has scored 256 states of other sessions."""
-    views.kept_scores.clear()
+    pages.kept_scores.clear()
     club = Club(client)
     club.start(**SMALL)
     game_id = club.url.rsplit("/", 1)[1]
@@ -930,7 +930,7 @@ def test_a_session_s_score_is_kept_in_its_newest_state_only(client: FlaskClient)
     for table in (1, 2):
         club.enter(table, {"result": "passed"})
         assert "Results in: " in text(client.get(club.url))
-        kept = [state for scope, state in views.kept_scores.items() if scope[0] == game_id]
+        kept = [state for scope, state in pages.kept_scores.items() if scope[0] == game_id]
         assert len(kept) == 1
         versions.append(kept[0][0])
     assert versions[1] > versions[0]
@@ -947,7 +947,7 @@ def test_a_result_entered_while_the_director_s_page_is_drawn_reaches_it_at_the_n
     table_phone = Club(app.test_client())
     table_phone.url, table_phone.tables = club.url, club.tables
     club.enter(1, {"result": "passed"})  # the page kept as drawn at the start is then old
-    scored_before = views.scored
+    scored_before = director.scored
     entered: list[bool] = []
 
     def scored_then_a_table_enters(game: ClubSession, scorer: bool = True) -> object:
@@ -960,7 +960,7 @@ def test_a_result_entered_while_the_director_s_page_is_drawn_reaches_it_at_the_n
             other.join()
         return score
 
-    monkeypatch.setattr(views, "scored", scored_then_a_table_enters)
+    monkeypatch.setattr(director, "scored", scored_then_a_table_enters)
     page = text(client.get(club.url))
     assert entered and "Results in: 1 of " in page
     shown = re.search(r'data-version="(\d+)"', page)

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.ascenseur import views
 from scorekeeper.ascenseur.models import RoundRecord
-from scorekeeper.club import views as club_views
+from scorekeeper.club import table as club_table
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.rules import ascenseur as rules
@@ -309,7 +309,7 @@ def test_each_roles_copy_is_the_page_drawn_for_that_role_alone(
 def table_draws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The tables whose page was actually drawn."""
     drawn: list[int] = []
-    draw = club_views.render_table
+    draw = club_table.render_table
 
     def counting(
         game: Game, movement: object, table: int, *args: object, **kwargs: object
@@ -317,7 +317,7 @@ def table_draws(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         drawn.append(table)
         return draw(game, movement, table, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(club_views, "render_table", counting)
+    monkeypatch.setattr(club_table, "render_table", counting)
     return drawn
 
 
