@@ -429,6 +429,28 @@ class TarotSheet:
         standing = self.standing
         return tuple(1 + sum(other > mine for other in standing) for mine in standing)
 
+    @property
+    def turns(self) -> int:
+        """The whole turns of the deal played: each player has dealt as often as every other
+        (a deal all passed too: its dealer dealt)."""
+        return len(self.deals) // self.players
+
+    @property
+    def after_last_turn(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Each seat's total and place after the last whole turn of the deal, as a game that
+        ends is counted (each player having dealt as often as the others); ``None`` before
+        the first.
+
+        >>> sheet = TarotSheet(3, deals=(TarotDeal(3, 0, Contract.GARDE, 2, 49), None, None,
+        ...                              TarotDeal(3, 1, Contract.PRISE, 0, 20)))
+        >>> sheet.turns, sheet.after_last_turn
+        (1, ((132, -66, -66), (1, 2, 2)))
+        """
+        if not self.turns:
+            return None
+        totals = self.totals[self.turns * self.players - 1]
+        return totals, tuple(1 + sum(other > mine for other in totals) for mine in totals)
+
     def dealer_of(self, deal_number: int) -> int:
         """The seat that deals deal ``deal_number`` (:func:`dealer`)."""
         return dealer(self.first, deal_number, self.players)
