@@ -5,6 +5,7 @@ logged, two phones at once, the game file, the CSV, the French page, and who may
 
 from __future__ import annotations
 
+import copy
 import csv
 import html
 import io
@@ -26,6 +27,7 @@ from tests.web.crawler import as_drawn, form_to
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_circles import Keeper
 from tests.web.test_fuzz import database_content
+from tests.web.test_import_fuzz import CRAFTED, DELETE, PLAUSIBLE, import_raw, paths, put
 
 FOUR = ("Anne", "Bruno", "Chloé", "Denis")
 FIVE = (*FOUR, "Élodie")
@@ -585,3 +587,60 @@ def test_no_post_breaks_a_game_or_changes_what_it_refuses(
     if response.status_code >= 400:
         assert database_content(app) == before, (url, form, response.status_code)
     text(client.get(table.url))  # whatever was taken, the page still draws
+
+
+def a_tarot_file(client: FlaskClient) -> dict[str, Any]:
+    """A 5-player game of a few deals, with a correction, as exported."""
+    table = Tarot(client)
+    table.start(FIVE, first_dealer=1)
+    table.deal(1, 0, "garde", 2, 49, partner=3, petit_au_bout="defence", chelem="made")
+    table.passed(2)
+    table.deal(3, 2, "prise", 1, 40.5, partner="alone", poignee_defence="double")
+    assert table.correct(1, deal_fields(0, "garde-sans", 2, 49, partner=3)).status_code == 302
+    return json.loads(text(client.get(f"{table.url}/game.json")))  # type: ignore[no-any-return]
+
+
+def opens_everywhere(client: FlaskClient, location: str) -> None:
+    """Every page and file of an imported game answers, and its file imports again."""
+    page = text(client.get(location))
+    edits = sorted(set(re.findall(r'href="(/tarot/[^"/]+/deals/\d+/edit)"', page)))
+    for url in [
+        location,
+        *(location + end for end in ("/sheet", "/sheet.csv", "/game.json")),
+        *edits,
+    ]:
+        assert client.get(url).status_code == 200, url
+    assert import_raw(client, client.get(f"{location}/game.json").get_data()).status_code == 302
+
+
+@settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "100")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_a_crafted_file_is_refused_or_imports_a_game_that_opens_everywhere(
+    app: Flask, client: FlaskClient, data: st.DataObject
+) -> None:
+    app.config["NEW_GAMES_LIMIT"] = "100000 per minute"
+    document = copy.deepcopy(a_tarot_file(client))
+    for _change in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths(document)))
+        here = document
+        for step in path:
+            here = here[step]
+        if data.draw(st.booleans()):
+            value = data.draw(st.sampled_from([*PLAUSIBLE.get(type(here), [None]), DELETE]))
+        else:
+            value = data.draw(st.sampled_from([*CRAFTED, "garde", "defence", "triple", DELETE]))
+        put(document, path, value if value is DELETE else copy.deepcopy(value))
+    with app.app_context():
+        before = db.session.query(Game).count()
+    response = import_raw(client, json.dumps(document, ensure_ascii=False).encode())
+    assert response.status_code in (302, 422), text(response)
+    if response.status_code == 302:
+        opens_everywhere(client, response.headers["Location"])
+    else:
+        assert 'class="error"' in text(response)
+        with app.app_context():
+            assert db.session.query(Game).count() == before
