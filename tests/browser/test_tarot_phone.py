@@ -42,12 +42,17 @@ class Deal:
     poignee: tuple[str, str] | None = None  # (whose: "taker's side" or "defence", kind)
     slam: str | None = None
 
-    def marks(self) -> dict[str, int]:
-        """Each player's mark, counted as RULES.md §5 says, per defender then by role."""
+    def outcome(self) -> tuple[bool, int]:
+        """Whether the contract is made, and by how much it is made or down."""
         made = self.points >= NEEDED[self.bouts]
         counted = math.ceil(self.points) if made else math.floor(self.points)  # the half point
+        return made, abs(counted - NEEDED[self.bouts])
+
+    def marks(self) -> dict[str, int]:
+        """Each player's mark, counted as RULES.md §5 says, per defender then by role."""
+        made, by = self.outcome()
         side = 1 if made else -1
-        value = side * (25 + abs(counted - NEEDED[self.bouts])) * TIMES[self.contract]
+        value = side * (25 + by) * TIMES[self.contract]
         if self.petit:
             value += (10 if self.petit == "taker's side" else -10) * TIMES[self.contract]
         if self.poignee:
@@ -111,6 +116,10 @@ class Phone(Taps):
                 self.choose(group or "Poignée of the defence", kind)
             if deal.slam:
                 self.choose("Chelem", deal.slam)
+            made, by = deal.outcome()
+            said = f"{deal.points:g} points, {NEEDED[deal.bouts]} needed: "
+            said += f"made by {by}" if made else f"down by {by}"
+            expect(self.page.locator(".points-line")).to_have_text(said)
             self.tap(self.page.get_by_role("button", name="Done"))
         expect(
             self.page.get_by_role("heading", name=f"Deal {number + 1}", exact=True)
@@ -235,12 +244,14 @@ def test_a_common_deal_at_four_players_is_six_taps_and_a_refusal_keeps_the_taps(
     for group, label in (("Bouts, and the points they need", "1"), ("Points: tens", "9")):
         phone.choose(group, label)
     phone.choose("Points: units", "4")
+    expect(page.locator(".points-line")).to_have_text("94 points, 51 needed: made by 43")
     phone.tap(page.get_by_role("button", name="Done"))
     expect(page.locator(".error-summary")).to_contain_text("The cards hold 91 points")  # not 94
     expect(
         page.get_by_role("group", name="Contract").get_by_role("radio", name="Garde sans")
     ).to_be_checked()
     phone.choose("Points: tens", "5")
+    expect(page.locator(".points-line")).to_have_text("54 points, 51 needed: made by 3")
     phone.tap(page.get_by_role("button", name="Done"))
     expect(page.get_by_role("heading", name="Deal 2", exact=True)).to_be_visible()
     assert phone.count == 6 + 2  # six for the deal, two to put its tens right
@@ -272,6 +283,7 @@ def test_the_pages_read_in_french_on_a_phone(page: Page, live_server: str) -> No
     phone.choose("Bouts, et les points à faire", "2")
     phone.choose("Points\u00a0: dizaines", "4")
     phone.choose("Points\u00a0: unités", "9")
+    expect(page.locator(".points-line")).to_have_text("49 points, 41 à faire\u00a0: réussie de 8")
     phone.tap(page.get_by_role("button", name="Valider"))
     expect(page.get_by_role("heading", name="Donne 2", exact=True)).to_be_visible()
     entered = page.locator(".history li", has_text="Anne sans appelé, Garde contre, 2 bouts, 49")
