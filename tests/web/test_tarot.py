@@ -496,7 +496,10 @@ def test_a_game_started_in_a_circle_seats_its_people(client: FlaskClient, app: F
         assert game.circle_id == circle_id
         assert [player.person is not None for player in game.players] == [True, True, True]
         assert game.players[0].person.name == "Anne"  # type: ignore[union-attr]
-    assert client.get(keeper.url).status_code == 200  # its games list it, its leagues not yet
+    # The circle's page and its people's list it among their games; no league counts it yet.
+    assert "French Tarot" in text(client.get(keeper.url))
+    for link in keeper.person_links():
+        assert client.get(link).status_code == 200
 
 
 FUZZ_FIELDS = [
