@@ -12,7 +12,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
-FAMILY_PACKAGES = ("ascenseur", "bridge", "echelons", "teams", "club")
+FAMILY_PACKAGES = ("ascenseur", "bridge", "echelons", "teams", "club", "tarot")
 """The families of games the app serves: each a package with its blueprint (``bp``), which
 registers its family with the table core when imported (scorekeeper.games.registry)."""
 

@@ -9,6 +9,7 @@ from tests.web.table import Table
 from tests.web.test_bridge import Evening
 from tests.web.test_club import SMALL, Club, director_post
 from tests.web.test_echelons import Log
+from tests.web.test_tarot import FIVE, Tarot, deal_fields
 from tests.web.test_teams import Match
 
 
@@ -66,6 +67,15 @@ def every_familys_pages(client: FlaskClient) -> list[str]:
     race.start("Zoé", "Yann")
     assert race.post(left_a=5, left_b=5, played_on="2026-11-20").status_code == 302
 
+    tarot = Tarot(client)
+    tarot.start(FIVE)
+    tarot.deal(1, 0, "garde", 2, 49, partner=2, petit_au_bout="defence")
+    tarot.passed(2)
+    tarot.deal(3, 4, "prise", 1, 40.5, partner="alone", poignee_taker="simple")
+    assert tarot.correct(1, deal_fields(0, "garde-sans", 2, 49, partner=2)).status_code == 302
+    three = Tarot(client)
+    three.start(("Anne", "Bruno", "Chloé"))  # no deal yet
+
     return [
         "/",
         "/new",
@@ -98,4 +108,10 @@ def every_familys_pages(client: FlaskClient) -> list[str]:
         f"{log.url}/games/1/edit",
         one_game.url,
         race.url,
+        "/tarot/new",
+        tarot.url,
+        f"{tarot.url}/sheet",
+        f"{tarot.url}/deals/1/edit",
+        three.url,
+        f"{three.url}/sheet",
     ]

@@ -17,6 +17,7 @@ from tests.web.table import Table
 from tests.web.test_bridge import Evening
 from tests.web.test_club import SMALL, Club
 from tests.web.test_echelons import Log
+from tests.web.test_tarot import Tarot
 from tests.web.test_teams import Match
 
 
@@ -40,7 +41,11 @@ def club(client: FlaskClient) -> str:
     return Club(client).start(**SMALL)
 
 
-@pytest.mark.parametrize("start", [ascenseur, bridge, echelons, teams, club])
+def tarot(client: FlaskClient) -> str:
+    return Tarot(client).start()
+
+
+@pytest.mark.parametrize("start", [ascenseur, bridge, echelons, teams, club, tarot])
 def test_a_game_never_corrected_is_drawn_without_reading_corrections(
     app: Flask, client: FlaskClient, start: Callable[[FlaskClient], str]
 ) -> None:

@@ -129,6 +129,7 @@ def test_new_games_are_limited_per_client_on_a_public_server(
     [
         ("/bridge/new", {"north": "A", "east": "B", "south": "C", "west": "D"}),
         ("/echelons/new", {"player_a": "Zoé"}),
+        ("/tarot/new", {"players-0": "A", "players-1": "B", "players-2": "C"}),
         ("/club/new", {"movement": "mitchell", "tables": "3", "boards_per_round": "2"}),
         ("/teams/new", {"team_a": "Nord", "team_b": "Sud", "boards": "8", "first_board": "1"}),
     ],
