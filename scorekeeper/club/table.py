@@ -144,8 +144,9 @@ def render_table(
         table_url=lambda **arguments: table_path(game, table, **arguments),
         travellers_url=url_for(
             ".table_travellers", game_id=game.id, table=table, token=table_token(game, table)
-        ),
-        travellers_round=round_just_played(game, movement, table),
+        )
+        + (f"?round={shown}" if shown else ""),
+        finished_round=round_just_played(game, movement, table),
         here=table_path(game, table, round=shown) if shown else table_path(game, table),
         live_game=game,
         live_part=live_part if followed is not None else None,
@@ -452,27 +453,32 @@ def hands_played(game: ClubSession, seating: Seating) -> dict[int, HandRecord]:
     return {board: record for board, record in records.items() if board in played}
 
 
-def round_just_played(game: ClubSession, movement: Movement, table: int) -> int:
-    """The round whose pairs a table's travellers are for: the one it is at, but that the
-    round just finished stays until the table enters the next one's first result, so that
-    the pairs who played its last board see its traveller, hands and par."""
+def round_just_played(game: ClubSession, movement: Movement, table: int) -> int | None:
+    """The round just finished at a table, while the next has no result there yet: its pairs,
+    on the page the phone is sent to after its last board, see the traveller, hands and par
+    of what they played. ``None`` once the next round is begun (or the table is done)."""
     current = movement.current_round(table, game.entered)
-    if current is None:
-        return movement.rounds
     latest = max((r.round for r in game.results if r.table == table), default=None)
-    return latest if latest is not None and latest < current else current
+    if current is None or latest is None or latest >= current:
+        return None
+    return latest
 
 
 @bp.get("/<game_id>/table/<int:table>/<token>/travellers")
 def table_travellers(game_id: str, table: int, token: str) -> str:
-    """The travellers a table's phone shows: of the boards both pairs seated there now have
-    played, or every board, as the director chose."""
+    """The travellers a table's phone shows: of the boards both pairs seated there have
+    played, or every board, as the director chose. The pairs are those of the round the
+    table is at; those of the round just finished from that round's page (``?round=``), until
+    the next round's first result: then its pairs, who may still have those boards to play,
+    are seated."""
     game = club_session(game_id)
     movement = table_or_404(game, table, token)
-    round_ = round_just_played(game, movement, table)
+    finished = round_just_played(game, movement, table)
+    round_ = movement.current_round(table, game.entered) or movement.rounds
+    if finished is not None and request.args.get("round", type=int) == finished:
+        round_ = finished
     seating = seating_at(movement, round_, table)
     assert seating is not None
-    current = movement.current_round(table, game.entered)
     return printout(
         game,
         "club/travellers.html",
@@ -480,8 +486,7 @@ def table_travellers(game_id: str, table: int, token: str) -> str:
         whole=True,  # the boards both pairs have played, each with all its results
         boards=sorted(game.boards_shown_at(seating)),
         hands=hands_played(game, seating),
-        back=table_path(game, table),
+        back=table_path(game, table, round=round_),
         table=table,
-        # The pairs of a round just finished, named while the next round's pairs sit down.
-        finished_round=round_ if current is not None and round_ < current else None,
+        finished_round=finished if round_ == finished else None,
     )

@@ -1488,14 +1488,26 @@ def test_round_by_round_the_phone_s_travellers_are_those_of_the_boards_played(
     club.enter(1, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "0"})
     travellers = text(client.get(club.tables[1] + "/travellers"))
     assert "3NT S made" in travellers  # this table's own result, before round 1 is over
-    # The round's last board: its pairs see its traveller until the next round begins here.
-    club.enter(1, {"level": "4", "strain": "H", "declarer": "N", "doubled": "1", "result": "-2"})
-    assert "Round 2 of 3" in text(client.get(club.tables[1]))  # the phone moves on
-    travellers = text(client.get(club.tables[1] + "/travellers"))
+    # The round's last board: the phone is sent to the round's page, where its pairs see its
+    # travellers until the next round begins here; the next round's page shows its own pairs'.
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    fields = {"level": "4", "strain": "H", "declarer": "N", "doubled": "1", "result": "-2"}
+    sent = {"csrf_token": token.group(1), "drawn_from": version.group(1), **fields}
+    finished = client.post(entry.group(1), data=sent).headers["Location"]
+    assert finished.endswith("?round=1")
+    page = html.unescape(text(client.get(finished)))
+    assert "Round 1 is over at this table" in page and "Travellers of round 1, just played" in page
+    travellers = text(client.get(club.tables[1] + "/travellers?round=1"))
     assert "3NT S made" in travellers and "4♥X N −2" in travellers
-    assert "Board 2" in travellers
-    club.enter(1, {"result": "passed"})  # round 2 begins: its pairs have not played those
-    travellers = text(client.get(club.tables[1] + "/travellers"))
+    assert "Round 1, just finished at this table" in travellers
+    assert "Round 2 of 3" in text(client.get(club.tables[1]))  # a phone opened anew: round 2
+    for round_ in ("", "?round=2"):  # round 2's pairs: they may still have those to play
+        travellers = text(client.get(club.tables[1] + "/travellers" + round_))
+        assert "3NT S made" not in travellers and "4♥X N −2" not in travellers
+    club.enter(1, {"result": "passed"})  # round 2 begins: round 1's travellers are over
+    travellers = text(client.get(club.tables[1] + "/travellers?round=1"))
     assert "3NT S made" not in travellers and "4♥X N −2" not in travellers
 
 

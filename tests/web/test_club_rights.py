@@ -100,9 +100,11 @@ def play_first_round(director: Club) -> None:
         assert director.enter(table, MADE)[2] == 302
 
 
-def shown_at(phone: FlaskClient, link: str) -> set[int]:
-    """The boards whose travellers a table's phone shows."""
-    page = html.unescape(text(phone.get(link + "/travellers")))
+def shown_at(phone: FlaskClient, link: str, round_: int | None = None) -> set[int]:
+    """The boards whose travellers a table's phone shows (from a round's page)."""
+    page = html.unescape(
+        text(phone.get(link + "/travellers" + (f"?round={round_}" if round_ else "")))
+    )
     return {board for board in range(1, 7) if f"Board {board} ·" in page}
 
 
@@ -117,21 +119,26 @@ def test_before_the_session_closes_a_table_shows_what_both_its_pairs_have_played
     page = html.unescape(text(phone.get(director.tables[1])))
     assert "Travellers of the boards both pairs here have played" in page
     assert shown_at(phone, director.tables[1]) == {1}
-    # At table 2 round 1 is over: its pairs see the boards they just played there until the
-    # next round begins with its first result; the East-West pair arriving then has not
-    # played boards 3 and 4, which NS 2 just played there.
+    # At table 2 round 1 is over: from round 1's page its pairs see the boards they just
+    # played there, until the next round begins with its first result. The phone opened anew
+    # is at round 2, whose East-West pair has not played boards 3 and 4, which NS 2 just
+    # played there: none of them from there.
     page = html.unescape(text(phone.get(director.tables[2])))
-    assert "Round 2 of 3" in page and "Travellers of round 1, just played" in page
-    assert shown_at(phone, director.tables[2]) == {3, 4}
-    finished = text(phone.get(director.tables[2] + "/travellers"))
+    assert "Round 2 of 3" in page and "just played" not in page
+    assert shown_at(phone, director.tables[2]) == set() == shown_at(phone, director.tables[2], 2)
+    page = html.unescape(text(phone.get(director.tables[2] + "?round=1")))
+    assert "Travellers of round 1, just played" in page
+    assert shown_at(phone, director.tables[2], 1) == {3, 4}
+    finished = text(phone.get(director.tables[2] + "/travellers?round=1"))
     assert "Round 1, just finished at this table" in finished
     assert director.enter(2, MADE)[2] == 302  # round 2 begins: board 5, which both now played
-    assert shown_at(phone, director.tables[2]) == {5}
+    assert shown_at(phone, director.tables[2], 1) == {5} == shown_at(phone, director.tables[2])
     page = html.unescape(text(phone.get(director.tables[3] + "/travellers")))
     assert "once both pairs at this table have played it" in page
     assert shown_at(phone, director.tables[3]) == set()
     assert director.enter(1, MADE)[2] == 302  # table 1 ends its round: a new pair arrives
-    assert shown_at(phone, director.tables[1]) == {1, 2}  # until it enters round 2's first
+    assert shown_at(phone, director.tables[1]) == set()
+    assert shown_at(phone, director.tables[1], 1) == {1, 2}  # until round 2's first result
     for name in RESULTS_PAGES:
         response = phone.get(f"{director.url}/{name}")
         assert response.status_code == 403, name

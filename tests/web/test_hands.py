@@ -167,11 +167,12 @@ def test_the_hands_are_shown_only_to_those_who_have_played_them(
     # there. Then its phone seats round 2's pairs, who have not played them, so no hands; in
     # a Mitchell North-South stay, East-West come from table 2 having played boards 4-6
     # there, against another North-South.
-    table_page = text(club.client.get(club.tables[1] + "/travellers"))
+    table_page = text(club.client.get(club.tables[1] + "/travellers?round=1"))
     assert table_page.count('class="hand-record"') == 3
     assert 'aria-label="Board 1: the hands"' in table_page
+    assert 'class="hand-record"' not in text(club.client.get(club.tables[1] + "/travellers"))
     club.enter(1, {"result": "passed"})
-    table_page = text(club.client.get(club.tables[1] + "/travellers"))
+    table_page = text(club.client.get(club.tables[1] + "/travellers?round=1"))
     assert table_page.count('class="hand-record"') == 1  # the board both have now played
     assert 'aria-label="Board 1: the hands"' not in table_page
     assert "Board 4" in table_page  # the results, as the director shows them all
@@ -200,10 +201,11 @@ def test_a_table_s_phone_shows_the_hands_of_the_boards_its_pairs_have_played(
     # The round over, its pairs see the hands of its three boards, until the next round's
     # first result: the pairs arriving have not played boards 1 to 3.
     club.enter(1, {"result": "passed"})
-    page = text(club.client.get(club.tables[1] + "/travellers"))
+    page = text(club.client.get(club.tables[1] + "/travellers?round=1"))
     assert page.count('class="hand-record"') == 3
+    assert 'class="hand-record"' not in text(club.client.get(club.tables[1] + "/travellers"))
     club.enter(1, {"result": "passed"})
-    page = text(club.client.get(club.tables[1] + "/travellers"))
+    page = text(club.client.get(club.tables[1] + "/travellers?round=1"))
     assert 'aria-label="Board 1: the hands"' not in page
     assert 'aria-label="Board 3: the hands"' not in page
 
