@@ -28,9 +28,16 @@ STATE = select(Game.version + Game.parts_version, Game.family).where(
 """A game's live version (its row's and its parts' changes, see Game.live_version)."""
 
 
+PART_NUMBERS = range(2**31)
+"""The numbers a game's part may have (a club table's): what a database's integer holds. An
+address naming another (400 digits) names no part."""
+
+
 def stored_version(game_id: str, family: str, part: int | None = None) -> int | None:
     """The version of the game of this family, as the database has it now, or that of one of
     its ``part``s (see :func:`part_state`); ``None`` if there is no such game or part."""
+    if part is not None and part not in PART_NUMBERS:
+        return None
     reads: VersionReads = current_app.extensions["version_reads"]
     return reads.version(game_id, family, part)
 
@@ -47,6 +54,8 @@ def page_versions(
     page's own poll then finds. Not for a browser that changed the game lately: its change,
     committed by another process, may not have been told to this one yet, and its phone must
     see it at once."""
+    if part is not None and part not in PART_NUMBERS:
+        return None
     reads: VersionReads = current_app.extensions["version_reads"]
     lately = reads.watch is not None and time() - session.get(WROTE_AT, 0.0) < WROTE_LATELY
     if part is not None:

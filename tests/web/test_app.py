@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import sqlite3
 import weakref
 from pathlib import Path
@@ -143,3 +144,32 @@ def test_every_page_answers_head_as_it_answers_get(client: FlaskClient) -> None:
         head = client.head(url)
         assert head.status_code == got.status_code, url
         assert head.data == b"", url
+
+
+def test_no_number_in_an_address_is_a_server_error(app: Flask, client: FlaskClient) -> None:
+    """Every route's whole numbers given far beyond what a database holds (a table, a round,
+    a board, a part of 400 digits): the page says there is no such thing, never a 500."""
+    every_familys_pages(client)
+    with app.app_context():
+        from scorekeeper.extensions import db
+        from scorekeeper.games.models import Game
+
+        games = {game.family: game.id for game in db.session.scalars(db.select(Game))}
+    huge = "9" * 400
+    tried = 0
+    for rule in app.url_map.iter_rules():
+        numbers = re.findall(r"<int:(\w+)>", rule.rule)
+        if not numbers:
+            continue
+        family = rule.endpoint.split(".")[0]
+        values = {name: huge for name in numbers}
+        for name in rule.arguments - set(numbers):
+            values[name] = games.get(family, "x") if name == "game_id" else "x"
+        path = rule.rule
+        for name, value in values.items():
+            path = re.sub(rf"<(?:[^:>]+:)?{name}>", value, path)
+        for method in sorted((rule.methods or set()) & {"GET", "POST"}):
+            answer = client.open(path, method=method)
+            assert answer.status_code < 500, (method, rule.rule)
+            tried += 1
+    assert tried > 20
