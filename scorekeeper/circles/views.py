@@ -911,7 +911,7 @@ def claim(circle_id: str) -> Any:
 def add_game(circle_id: str, game_id: str) -> Any:
     """A game played outside the circle, added to it by a keeper who scores the game: the
     person each of its names is, chosen, then the game in the circle's history, logged."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         circle = get_circle_or_404(circle_id)
         require_keeper(circle)
         try:

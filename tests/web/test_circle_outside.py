@@ -185,7 +185,10 @@ def test_the_keeper_chooses_who_each_name_is(client: FlaskClient, app: Flask) ->
     page = keeper.page()
     add = f"{keeper.url}/add/{game_id}"
     assert f'href="{add}"' in page
+    head = client.head(add)  # a link preview's or a prefetch's: answered as the page, no form
+    assert (head.status_code, head.data) == (200, b"")
     shown = html.unescape(text(client.get(add)))
+    assert "This form has expired" not in shown
     (form,) = [f for f in forms_of(shown) if f.action == add]
     assert form.fields["seats-0"][-1] == "new"  # Annie may be a new person, or anyone
     chosen = as_chosen(shown, add)[1]
