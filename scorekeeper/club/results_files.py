@@ -53,4 +53,5 @@ def import_results() -> str | Response | tuple[str, int]:
     """A session scored elsewhere, from its PBN or USEBIO results file: checked and published
     here."""
     label = _("Results file (.pbn or USEBIO .xml)")
-    return import_page(files.session_from_file, "club/import.html", label)
+    too_large = _("This file is too large to be a session's results (2 MB at most).")
+    return import_page(files.session_from_file, "club/import.html", label, too_large)

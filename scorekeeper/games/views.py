@@ -17,6 +17,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_wtf.file import FileSize
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
@@ -94,13 +95,22 @@ def import_game() -> str | Response | tuple[str, int]:
 
 
 def import_page(
-    read: Callable[[bytes], Game], template: str, label: str | None = None
+    read: Callable[[bytes], Game],
+    template: str,
+    label: str | None = None,
+    too_large: str | None = None,
 ) -> str | Response | tuple[str, int]:
     """A file's form: drawn, drawn again with what is wrong in the file, or the game ``read``
-    makes of it stored. The same file sent twice is one game."""
+    makes of it stored. The same file sent twice is one game. A family's own kind of file
+    has its own ``label``, and says so when it is ``too_large``."""
     form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
     if label is not None:
         form.file.label.text = label
+    if too_large is not None:
+        form.file.validators = [
+            FileSize(ImportForm.MAX_BYTES, message=too_large) if isinstance(v, FileSize) else v
+            for v in form.file.validators
+        ]
     if form.validate_on_submit():
         key = form_key(form.nonce.data)
         if (same := game_started_by(key)) is not None:  # the same file sent twice

@@ -222,7 +222,8 @@ def test_a_club_evening_and_a_family_game_over_https(
     # the app's own message in the page: never the proxy's.
     for size, said in (
         (1_500_000, "The file is not well-formed XML"),
-        (2_500_000, "This file is too large to be a game."),
+        (2_500_000, "This file is too large to be a session's results"),
+        (5_000_000, "What was sent is too large"),  # beyond the app's own limit: its 413 page
     ):
         director.goto(deployment.url + "/club/import")
         payload = b"<?xml version='1.0'?>" + b" " * size
