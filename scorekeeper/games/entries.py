@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, cast, overload
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
 from sqlalchemy import inspect, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
@@ -56,14 +57,13 @@ def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
     nothing new to draw."""
     row.changed()
     try:
-        if shown_beyond_the_part and not isinstance(row, Game) and hasattr(row, "game_id"):
-            with db.session.no_autoflush:
-                db.session.execute(
-                    update(Game)
-                    .where(Game.id == row.game_id)
-                    .values(parts_version=Game.parts_version + 1)
-                    .execution_options(synchronize_session=False)
-                )
+        if (
+            not isinstance(row, Game)
+            and hasattr(row, "game_id")
+            and not _game_stands(row.game_id, counted=shown_beyond_the_part)
+        ):
+            db.session.rollback()
+            return False
         db.session.commit()
     except (StaleDataError, IntegrityError, OperationalError) as error:
         db.session.rollback()
@@ -71,6 +71,27 @@ def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
             raise
         return False
     return True
+
+
+def _game_stands(game_id: str, *, counted: bool) -> bool:
+    """Whether the game a part's change was checked against (closed or not, who sits where) is
+    still as it was loaded, its row locked until the commit. A change of the game itself (the
+    director closing the session) made meanwhile makes the part's change be tried again from a
+    fresh load: the game's row is written under its loaded version, which waits for the other
+    write and then finds nothing to write."""
+    game = db.session.get(Game, game_id)
+    assert game is not None
+    with db.session.no_autoflush:
+        written = cast(
+            CursorResult[Any],
+            db.session.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.version == game.version)
+                .values(parts_version=Game.parts_version + 1 if counted else Game.parts_version)
+                .execution_options(synchronize_session=False)
+            ),
+        )
+    return bool(written.rowcount)
 
 
 def game_page(game: Game, **arguments: str) -> Response:

@@ -18,10 +18,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import TestResponse, stream_encode_multipart
 
 from scorekeeper.club import director, pages
+from scorekeeper.club import table as table_pages
 from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -541,6 +543,39 @@ def test_a_closed_session_takes_no_more_results_from_the_tables(
     response = client.post(entry.group(1), data=data, follow_redirects=True)
     assert "The session is closed" in text(response)
     assert club.session(app).results == []
+
+
+def test_a_result_sent_as_the_director_closes_is_refused_however_the_rows_were_read(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session closed between the table's entry reading the session (open) and reading
+    its table (already counted closed): the entry is tried again from the session as it is,
+    and refused, rather than stored after the close."""
+    club = Club(client)
+    club.start(**SMALL)
+    page = text(client.get(club.tables[1]))
+    entry, token, version = ENTRY.search(page), TOKEN.search(page), VERSION.search(page)
+    assert entry and token and version
+    read = table_pages.club_session
+
+    def closed_meanwhile(game_id: str) -> ClubSession:
+        game = read(game_id)
+        if not game.closed:
+            with Session(db.engine) as directors_phone:  # the close, as director.close writes it
+                closing = directors_phone.get(ClubSession, game_id)
+                assert closing is not None
+                closing.setting("closed", True)
+                closing.changed()
+                for row in closing.tables:
+                    row.changed()
+                directors_phone.commit()
+        return game
+
+    monkeypatch.setattr(table_pages, "club_session", closed_meanwhile)
+    data = {"csrf_token": token.group(1), "drawn_from": version.group(1), "result": "passed"}
+    response = client.post(entry.group(1), data=data, follow_redirects=True)
+    assert "The session is closed" in text(response)
+    assert club.session(app).closed and club.session(app).results == []
 
 
 def test_undo_takes_no_result_from_a_closed_session(client: FlaskClient, app: Flask) -> None:
