@@ -1,0 +1,183 @@
+"""A field of sections on the same boards, scored across the field (RULES.md §2 and §4): every
+result of a board against every other result of that board in the whole field, a board short
+of the results its sections expect scaled by Neuberg's formula. Every figure is held to a
+count written here from the results alone; scored section by section, each section's figures
+are its own session's."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules.common import Side
+from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, TableResult
+from scorekeeper.rules.field import FieldPair, Section, score_field
+from scorekeeper.rules.movements import Movement
+from tests.rules.test_neuberg_everywhere import SHARE, evenings, played, scheduled_most, seated
+
+NAMES = "ABCD"
+
+
+def counted_across(
+    sections: list[tuple[str, Movement, list[TableResult]]],
+) -> tuple[list[tuple[Fraction, Fraction]], dict[FieldPair, tuple[Fraction, int]]]:
+    """Each result's matchpoints and each pair's total and top, the whole field on each board:
+    a section's N is the most results its movement gives a board (or any board has), a board's
+    N those of the sections that play it added up; 2 per lower real score of the board in the
+    field and 1 per equal one, (M + 1) × N / n − 1 on a board with n real results; an
+    artificial score its share of the board's full top."""
+    on_board: dict[int, list[int]] = defaultdict(list)
+    expected: dict[int, int] = defaultdict(int)
+    for _name, movement, results in sections:
+        counts: dict[int, int] = defaultdict(int)
+        for result in results:
+            counts[result.board] += 1
+        field = max([scheduled_most(movement), *counts.values()])
+        for board in {b for seating in movement.seatings for b in seating.boards} | set(counts):
+            expected[board] += field
+        for result in results:
+            if result.score_ns is not None:  # a real result
+                on_board[result.board].append(result.score_ns)
+    figures = []
+    tallies: dict[FieldPair, tuple[Fraction, int]] = {}
+    for name, movement, results in sections:
+        for result in results:
+            top = 2 * (expected[result.board] - 1)
+            if result.artificial_ns is not None and result.artificial_ew is not None:
+                ns = SHARE[result.artificial_ns.value] * top
+                ew = SHARE[result.artificial_ew.value] * top
+            else:
+                real, mine = on_board[result.board], result.score_ns
+                assert mine is not None
+                ns = Fraction(sum(2 if s < mine else 1 if s == mine else 0 for s in real) - 1)
+                if len(real) < expected[result.board]:
+                    ns = (ns + 1) * expected[result.board] / len(real) - 1
+                ew = top - ns
+            figures.append((ns, ew))
+            for pair, figure in zip(seated(result, movement.ranking), (ns, ew), strict=True):
+                total, tops = tallies.get(FieldPair(name, pair), (Fraction(0), 0))
+                tallies[FieldPair(name, pair)] = (total + figure, tops + top)
+    return figures, tallies
+
+
+@st.composite
+def fields(draw: st.DrawFn) -> list[tuple[str, Movement, list[TableResult]]]:
+    """Two to four sections, each an evening as a director may have run it, on boards
+    numbered from 1 (the same boards wherever their numbers meet)."""
+    count = draw(st.integers(2, 4))
+    sections = []
+    for name in NAMES[:count]:
+        movement = draw(evenings())
+        sections.append((name, movement, draw(played(movement))))
+    return sections
+
+
+def records(sections: list[tuple[str, Movement, list[TableResult]]]) -> list[Section]:
+    return [
+        Section(
+            name,
+            SessionRecord(
+                tuple(results),
+                ranking=movement.ranking,
+                expected=movement.expected_results(results),
+            ),
+        )
+        for name, movement, results in sections
+    ]
+
+
+def placed(shares: dict[FieldPair, Fraction], pair: FieldPair) -> tuple[int, bool]:
+    mine = shares[pair]
+    return 1 + sum(other > mine for other in shares.values()), list(shares.values()).count(mine) > 1
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields())
+def test_every_board_is_scored_against_the_whole_field(
+    sections: list[tuple[str, Movement, list[TableResult]]],
+) -> None:
+    score = score_field(records(sections))
+    figures, tallies = counted_across(sections)
+
+    assert [(r.scored.ns, r.scored.ew) for r in score.results] == figures
+    assert [(r.section, r.scored.result) for r in score.results] == [
+        (name, result) for name, _movement, results in sections for result in results
+    ]
+    by_direction = all(m.ranking is Ranking.BY_DIRECTION for _n, m, _r in sections)
+    directions: tuple[Side | None, ...] = (Side.NS, Side.EW) if by_direction else (None,)
+    assert [side for side, _ in score.overall] == list(directions)
+    for direction in directions:
+        mine = {
+            p: t for p, t in tallies.items() if direction is None or p.pair.direction == direction
+        }
+        shares = {p: total / top if top else total for p, (total, top) in mine.items()}
+        standings = score.standings(direction)
+        assert {s.pair for s in standings} == set(mine)
+        for standing in standings:
+            assert (standing.total, standing.standing.top) == mine[standing.pair]
+            assert (standing.rank, standing.tied) == placed(shares, standing.pair)
+        for name, _movement, _results in sections:
+            own = {p: share for p, share in shares.items() if p.section == name}
+            section_standings = score.section_standings(name, direction)
+            assert [s.pair for s in section_standings] == [
+                s.pair for s in standings if s.pair.section == name
+            ]
+            for standing in section_standings:
+                assert (standing.rank, standing.tied) == placed(own, standing.pair)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields())
+def test_sections_scored_on_their_own_keep_their_session_s_figures(
+    sections: list[tuple[str, Movement, list[TableResult]]],
+) -> None:
+    given_sections = records(sections)
+    score = score_field(given_sections, across=False)
+    for section in given_sections:
+        own = section.record.score()
+        found = [r.scored for r in score.results if r.section == section.name]
+        assert found == list(own.results)
+        for side, standings in own.rankings:
+            if score.ranking is Ranking.BY_DIRECTION:
+                assert [s.standing for s in score.section_standings(section.name, side)] == list(
+                    standings
+                )
+
+
+def test_a_board_played_by_one_section_only_expects_that_section_s_results() -> None:
+    """Sections of different lengths on one set: the longer one's last boards are scaled to
+    its own N, not to the whole field's (the other never had them)."""
+    from scorekeeper.rules.movements import mitchell
+
+    short, long = mitchell(3, 2), mitchell(4, 2)
+    sections = [
+        (name, movement, [TableResult(board, seating.table, seating.round, seating.ns,
+                                      seating.ew) for seating in movement.seatings
+                          for board in seating.boards])
+        for name, movement in (("A", short), ("B", long))
+    ]  # fmt: skip
+    each = [max(movement.expected_results(results).values()) for _, movement, results in sections]
+    score = score_field(records(sections))
+    assert {r.scored.top for r in score.board(1)} == {2 * (each[0] + each[1] - 1)}
+    assert {r.section for r in score.board(8)} == {"B"}
+    assert {r.scored.top for r in score.board(8)} == {2 * (each[1] - 1)}
+
+
+def test_two_sections_may_not_share_a_name() -> None:
+    record = SessionRecord((TableResult(1, 1, 1, 1, 1),))
+    with pytest.raises(ValueError, match="share a name"):
+        score_field([Section("A", record), Section("A", record)])
+
+
+def test_sections_on_other_boards_are_not_scored_together() -> None:
+    """Two sets of boards numbered alike: each set's boards against its own sections only."""
+    one = SessionRecord((TableResult(1, 1, 1, 1, 2), TableResult(1, 2, 1, 3, 4)))
+    sections = [Section("A", one, "red"), Section("B", one, "red"), Section("C", one, "blue")]
+    score = score_field(sections)
+    assert [r.section for r in score.board(1, "red")] == ["A", "A", "B", "B"]
+    assert {r.scored.top for r in score.board(1, "blue")} == {2}
+    assert score.standing_of(FieldPair("C", Pair(1))) is not None
