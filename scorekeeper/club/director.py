@@ -27,7 +27,7 @@ from scorekeeper.club.forms import (
 from scorekeeper.club.hands import (
     hand_records,
 )
-from scorekeeper.club.models import ClubSession
+from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.pages import club_session, refused, scored, table_links, table_path
 from scorekeeper.club.rows import ClubPair, ClubResult, ClubTable
 from scorekeeper.games.entries import (
@@ -59,6 +59,24 @@ def setup() -> str | Response | tuple[str, int]:
 
 
 def new_session(form: SetupForm) -> ClubSession:
+    """A session, the first section of a field of several, or a section added to a field."""
+    joined = form.joined() if form.field.data else None
+    if joined is not None:
+        section = one_session(form, joined.next_name())
+        if form.board_set.data == "own":
+            section.setting("board_set", section.section)
+        section.field_id = joined.id  # not through the relationship: not flushed before its nonce
+        return section
+    count = int(form.sections.data or 1)
+    if count == 1:
+        return one_session(form, "")
+    field = ClubField()
+    sections = [one_session(form, field.next_name_after(index)) for index in range(count)]
+    field.sections = sections
+    return sections[0]
+
+
+def one_session(form: SetupForm, section: str) -> ClubSession:
     tables = int(form.tables.data)
     settings = {
         "movement": form.movement.data,
@@ -69,6 +87,7 @@ def new_session(form: SetupForm) -> ClubSession:
         "event": form.event.data or "",
         **({"club": form.club.data} if form.club.data else {}),
         "shown": form.shown.data,
+        **({"section": section} if section else {}),
     }
     game = ClubSession(settings=settings)
     movement = game.movement

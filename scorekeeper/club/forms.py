@@ -8,15 +8,24 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileSize
-from wtforms import FieldList, RadioField, SelectField, SelectMultipleField, StringField
+from wtforms import (
+    FieldList,
+    HiddenField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.validators import Length
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from scorekeeper.club.models import Shown
+from scorekeeper.club.models import ClubField, Shown
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
-from scorekeeper.forms import ExtraValidators, SelectChoice, printable, stripped
+from scorekeeper.extensions import db
+from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
 from scorekeeper.games.forms import ChangeForm, NewGameForm
+from scorekeeper.games.rights import is_scorer
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.movements import MovementKind
@@ -26,6 +35,7 @@ MAX_NAMES = 60
 MITCHELL_TABLES = range(3, 16)
 HOWELL_TABLES = range(3, 9)
 BOARDS_PER_ROUND = range(1, 7)
+SECTIONS = range(1, 7)
 
 
 def numbers(values: range) -> list[SelectChoice]:
@@ -113,6 +123,17 @@ class SetupForm(NewGameForm):
     )
 
     shown = shown_field()
+    sections = RadioField(_l("Sections"), choices=numbers(SECTIONS), coerce=int, default=1)
+    field = HiddenField(default="", filters=[stripped])
+    """The field a section is added to (``?field=``), if any."""
+    board_set = RadioField(
+        _l("Boards"),
+        choices=[
+            SelectChoice("same", _l("The same boards as the field's other sections")),
+            SelectChoice("own", _l("A set of its own, scored apart")),
+        ],
+        default="same",
+    )
 
     def pair_count(self) -> int:
         full = 2 * int(self.tables.data)
@@ -131,7 +152,21 @@ class SetupForm(NewGameForm):
             if field.data and not printable(field.data):
                 field.errors = [_("A name is made of letters, digits and signs.")]
                 return False
+        if valid and self.field.data and self.joined() is None:
+            self.form_errors.append(
+                _("This field is not one you direct: open it from its director's phone.")
+            )
+            return False
         return valid
+
+    def joined(self) -> ClubField | None:
+        """The field a section is added to, where this browser directs every section of it."""
+        found = db.session.get(ClubField, str(self.field.data)[:16])
+        if found is None or not found.sections:
+            return None
+        if not all(is_scorer(section.id, section.family, sure=True) for section in found.sections):
+            return None
+        return found
 
 
 class NamesForm(ChangeForm):
@@ -285,4 +320,27 @@ class ShownForm(ChangeForm):
             ),
         ],
         default="shown",
+    )
+
+
+class FieldForm(Form):
+    """How a field of sections is scored, and which ranking its players see."""
+
+    across = RadioField(
+        _l("Scoring"),
+        choices=[
+            SelectChoice(
+                "across", _l("Across the field: each board against every section's results")
+            ),
+            SelectChoice("apart", _l("Each section on its own")),
+        ],
+        default="across",
+    )
+    overall = RadioField(
+        _l("The players' ranking"),
+        choices=[
+            SelectChoice("section", _l("Their own section's")),
+            SelectChoice("overall", _l("The whole field's, every section together")),
+        ],
+        default="section",
     )

@@ -9,14 +9,17 @@ another, and a phone's stale form is caught for its own table only.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import date, datetime
 from enum import StrEnum
 from functools import lru_cache
 
-from sqlalchemy.orm import Mapped, relationship
+from sqlalchemy import ForeignKey, String, false, true
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable, _decimal
-from scorekeeper.games.models import Game, Setting
+from scorekeeper.extensions import Model
+from scorekeeper.games.models import Game, Setting, new_game_id, utcnow
 from scorekeeper.rules.bridge import Side
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -27,6 +30,7 @@ from scorekeeper.rules.duplicate import (
     Totals,
     pairs_of,
 )
+from scorekeeper.rules.field import FieldScore, Section, score_field
 from scorekeeper.rules.movements import Movement, MovementKind, Seating, howell, mitchell
 from scorekeeper.rules.published import Convention, Published, PublishedResult
 
@@ -50,10 +54,70 @@ class Shown(StrEnum):
     """Every result as it comes in, to whoever has the session's address."""
 
 
+class ClubField(Model):
+    """Sections played on one evening as one field (RULES.md §2 and §4): each section is a
+    session of its own (its movement, tables, links and director's page), and sections on the
+    same boards are scored across the field, or each on its own, as the director chooses."""
+
+    __tablename__ = "club_field"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True, default=new_game_id)
+    across: Mapped[bool] = mapped_column(default=True, server_default=true())
+    """Whether sections on the same boards are matchpointed together (or each on its own)."""
+    overall: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the players' pages rank the whole field (or their own section)."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    sections: Mapped[list[ClubSession]] = relationship(
+        back_populates="field", order_by="ClubSession.created_at, ClubSession.id"
+    )
+
+    def score(self) -> FieldScore:
+        """The field scored, every section with every result in (RuleError: a section the
+        engine refuses)."""
+        sections = [
+            Section(section.section, section.record(), section.board_set)
+            for section in self.sections
+        ]
+        return score_field(sections, across=self.across)
+
+    def shown_to_players(self) -> bool:
+        """Whether the players' pages show the whole field's ranking: where the director
+        chose it, and every section shows its ranking as it stands (or is closed)."""
+        return self.overall and all(
+            section.closed or section.shown in (Shown.PLAYED, Shown.ALL)
+            for section in self.sections
+        )
+
+    def section(self, name: str) -> ClubSession | None:
+        return next((section for section in self.sections if section.section == name), None)
+
+    def next_name(self) -> str:
+        """The next section's letter: A, B, ... Z, then AA, AB ..."""
+        return self.next_name_after(len(self.sections))
+
+    @staticmethod
+    def next_name_after(count: int) -> str:
+        """The name of the section after ``count`` others: A, B, ... Z, then AA, AB ..."""
+        letters = ""
+        while True:
+            count, letter = divmod(count, 26)
+            letters = chr(ord("A") + letter) + letters
+            if count == 0:
+                return letters
+            count -= 1
+
+
 class ClubSession(Game):
-    """A duplicate pairs session."""
+    """A duplicate pairs session, or one section of a field."""
 
     __mapper_args__ = {"polymorphic_identity": "club"}  # noqa: RUF012
+
+    field_id: Mapped[str | None] = mapped_column(
+        ForeignKey("club_field.id", ondelete="SET NULL"), index=True
+    )
+    """The field the session is a section of, if any."""
+    field: Mapped[ClubField | None] = relationship(back_populates="sections")
 
     pairs: Mapped[list[ClubPair]] = relationship(
         back_populates="game",
@@ -73,6 +137,12 @@ class ClubSession(Game):
     )
 
     # --- What the director chose ---
+
+    section = Setting(str, "")
+    """The section's name in its field ("A")."""
+    board_set = Setting(str, "")
+    """The set of boards a section plays: sections of a field on the same set ("", the usual
+    case) are scored across the field together."""
 
     movement_kind = Setting(str, MovementKind.MITCHELL, key="movement")
     """ "mitchell", "howell", or "file" for a session read from a results file."""
@@ -295,7 +365,34 @@ class ClubSession(Game):
         )
 
     def score(self) -> SessionScore:
-        return self.record().score()
+        return self.scored(self.record(), lambda section: section.record())
+
+    def scored(
+        self, record: SessionRecord, record_of: Callable[[ClubSession], SessionRecord]
+    ) -> SessionScore:
+        """The session's ``record`` scored: alone, or, as a section of a field scored across
+        the field, against the other sections' results (each as ``record_of`` gives it)."""
+        field = self.field
+        if field is None or not field.across or len(field.sections) < 2:
+            return record.score()
+        sections = [
+            Section(
+                section.section,
+                record if section is self else record_of(section),
+                section.board_set,
+            )
+            for section in field.sections
+        ]
+        return score_field(sections).section_score(self.section)
+
+    def shown_with(self) -> list[str]:
+        """The other sections of the field: their pages show this one's results."""
+        if self.field is None:
+            return []
+        return [other.id for other in self.field.sections if other.id != self.id]
+
+    started_with = shown_with
+    """A field's sections are set up together, by its director."""
 
     def rounds_finished(self) -> int:
         """The last round every table has finished (0 before the first is)."""
@@ -325,9 +422,13 @@ class ClubSession(Game):
             return self.score()
         if until == 0:
             return None
-        record = self.record()
-        results = tuple(result for result in record.results if result.round <= until)
-        return dataclasses.replace(record, results=results).score()
+
+        def until_then(session: ClubSession) -> SessionRecord:
+            record = session.record()
+            results = tuple(result for result in record.results if result.round <= until)
+            return dataclasses.replace(record, results=results)
+
+        return self.scored(until_then(self), until_then)
 
     @property
     def last_round_begun(self) -> int:

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
-from sqlalchemy import inspect, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
@@ -35,6 +35,7 @@ from scorekeeper.games.registry import circles, family_of
 from scorekeeper.games.rights import form_key, remember
 from scorekeeper.i18n import put_in
 from scorekeeper.rules.common import RuleError
+from scorekeeper.serving import note_counted_elsewhere
 
 ATTEMPTS = 3
 """How often an entry is tried again when another phone changed the game at the same moment."""
@@ -56,12 +57,12 @@ def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
     is not ``shown_beyond_the_part``: the game's pages, and the phones following them, have
     nothing new to draw."""
     row.changed()
+    part_of = None if isinstance(row, Game) else getattr(row, "game_id", None)
     try:
-        if (
-            not isinstance(row, Game)
-            and hasattr(row, "game_id")
-            and not _game_stands(row.game_id, counted=shown_beyond_the_part)
-        ):
+        game = row if isinstance(row, Game) else part_of and db.session.get(Game, part_of)
+        if game and shown_beyond_the_part and (others := game.shown_with()):
+            _count_changed_with(game, others)
+        if part_of is not None and not _game_stands(part_of, counted=shown_beyond_the_part):
             db.session.rollback()
             return False
         db.session.commit()
@@ -71,6 +72,26 @@ def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
             raise
         return False
     return True
+
+
+def _count_changed_with(game: Game, others: list[str]) -> None:
+    """Count a change of ``game`` in the games whose pages show it too. The rows are locked
+    one id after the other, the game's own among them, so that two such writes (two sections
+    entering at once) wait for one another rather than each for the other."""
+    with db.session.no_autoflush:
+        db.session.execute(
+            select(Game.id)
+            .where(Game.id.in_([game.id, *others]))
+            .order_by(Game.id)
+            .with_for_update()
+        )
+        db.session.execute(
+            update(Game)
+            .where(Game.id.in_(others))
+            .values(parts_version=Game.parts_version + 1)
+            .execution_options(synchronize_session=False)
+        )
+    note_counted_elsewhere(db.session(), others, game.family)
 
 
 def _game_stands(game_id: str, *, counted: bool) -> bool:
@@ -762,7 +783,8 @@ def start_new_game(game: Game, nonce: str | None, circle_id: str | None = None) 
             game.names,
         )
         if same:
-            remember(existing.id, scorer=True)
+            for started in (existing.id, *existing.started_with()):
+                remember(started, scorer=True)
             return game_page(existing)
         key = None  # the form was changed and sent again: a game of its own
     if circle_id:
@@ -774,5 +796,6 @@ def start_new_game(game: Game, nonce: str | None, circle_id: str | None = None) 
     except IntegrityError:  # the same form sent twice at once: the first one stands
         db.session.rollback()
         game = game_started_by(key) or abort(409)
-    remember(game.id, scorer=True)
+    for started in (game.id, *game.started_with()):
+        remember(started, scorer=True)
     return game_page(game)

@@ -150,6 +150,11 @@ class Game(Model):
             return self.corrections
         return []
 
+    def started_with(self) -> list[str]:
+        """The games started with this one by the same form (a field's other sections): the
+        browser that started it scores them too."""
+        return []
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(player.name for player in self.players)
@@ -161,6 +166,11 @@ class Game(Model):
     def changed(self) -> None:
         """Note a change to the game's entries: the row is rewritten, and its version counted."""
         self.updated_at = utcnow()
+
+    def shown_with(self) -> list[str]:
+        """The other games whose pages show this one's entries (a field's other sections, whose
+        figures this one's results change): each is counted changed whenever this one is."""
+        return []
 
 
 class Player(Model):

@@ -45,6 +45,7 @@ from scorekeeper.rules.duplicate import (
     ScoredResult,
     Scoring,
     SessionRecord,
+    SessionScore,
     Standing,
     TableResult,
     most_results,
@@ -135,6 +136,24 @@ class FieldScore:
     ) -> tuple[FieldStanding, ...]:
         """One section's pairs in the field's order, placed among themselves."""
         return _placed([s for s in self.standings(direction) if s.pair.section == section])
+
+    def section_score(self, name: str) -> SessionScore:
+        """One section as its own pages show it: its results with their figures in the field,
+        in its own order, and its pairs placed among themselves, one ranking per direction
+        where the section ranks so."""
+        section = next(section for section in self.sections if section.name == name)
+        ranking = section.record.ranking
+        own = [s for _side, standings in self.overall for s in standings if s.pair.section == name]
+        rankings = []
+        for side in ranking.fields:
+            found = [s for s in own if side is None or s.pair.pair.direction == side]
+            rankings.append((side, tuple(s.standing for s in _placed(found))))
+        return SessionScore(
+            section.record.scoring,
+            ranking,
+            tuple(result.scored for result in self.results if result.section == name),
+            tuple(rankings),
+        )
 
     def standing_of(self, pair: FieldPair) -> FieldStanding | None:
         for _side, standings in self.overall:

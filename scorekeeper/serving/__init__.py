@@ -5,6 +5,8 @@ exports is all the rest of the app uses.
 - :func:`stored_version`: a game's version as the database has it now (``versions``);
 - the live poll, answered before Flask, on PostgreSQL from what each server process was told of
   the games' changes (``live``, ``watch``): a write says nothing, the database tells;
+- :func:`note_counted_elsewhere`: games whose pages show another game's change, counted
+  changed with it (``watch``);
 - pages and files sent compressed (``compression``).
 
 The app factory wires it all with :func:`init_app`.
@@ -21,6 +23,7 @@ from scorekeeper.serving.compression import COMPRESSIBLE, accepts_gzip
 from scorekeeper.serving.live import LIVE_PACE, POLL_PATH, LivePoll, poll_response
 from scorekeeper.serving.pages import drawing_for_both_roles, kept_page, per_browser
 from scorekeeper.serving.versions import stored_version
+from scorekeeper.serving.watch import note_counted_elsewhere
 
 __all__ = [
     "COMPRESSIBLE",
@@ -30,6 +33,7 @@ __all__ = [
     "drawing_for_both_roles",
     "init_app",
     "kept_page",
+    "note_counted_elsewhere",
     "per_browser",
     "poll_response",
     "stored_version",

@@ -48,6 +48,7 @@ import logging
 import os
 import threading
 import weakref
+from collections.abc import Iterable
 from time import monotonic, time
 from typing import Any
 
@@ -356,6 +357,18 @@ def note(connection: Connection, row: Any, game_id: str, family: str, version: o
     session = object_session(row)
     if session is not None:
         session.info.setdefault("versions_told", []).append((watch, game_id, version, family))
+
+
+def note_counted_elsewhere(session: Session, game_ids: Iterable[str], family: str) -> None:
+    """Games whose count of their parts' changes an update wrote with another game's change
+    (a field's other sections, whose pages show its results): their live versions are read
+    again after the commit, as a part's change has them read."""
+    bind = session.get_bind()
+    watch = WATCHES.get(bind if isinstance(bind, Engine) else bind.engine)
+    if watch is None or family not in FAMILIES:
+        return
+    told = session.info.setdefault("versions_told", [])
+    told.extend((watch, game_id, CHANGED, family) for game_id in game_ids)
 
 
 def note_change_by_this_browser() -> None:

@@ -129,6 +129,22 @@ def test_every_board_is_scored_against_the_whole_field(
             for standing in section_standings:
                 assert (standing.rank, standing.tied) == placed(own, standing.pair)
 
+    # Each section's own pages: its results with the field's figures, its pairs among theirs.
+    every_share = {p: total / top if top else total for p, (total, top) in tallies.items()}
+    for name, movement, results in sections:
+        section_score = score.section_score(name)
+        assert [scored.result for scored in section_score.results] == results
+        assert [side for side, _ in section_score.rankings] == list(movement.ranking.fields)
+        for side, standings in section_score.rankings:
+            own = {
+                p: share
+                for p, share in every_share.items()
+                if p.section == name and (side is None or p.pair.direction == side)
+            }
+            assert {FieldPair(name, s.pair) for s in standings} == set(own)
+            for standing in standings:
+                assert (standing.rank, standing.tied) == placed(own, FieldPair(name, standing.pair))
+
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields())

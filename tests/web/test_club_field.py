@@ -1,0 +1,236 @@
+"""Sections played as one field: set up together or added, each with its own tables and links,
+scored across the field (held to a count by hand), the director's field page, and what each
+link may see of it."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from fractions import Fraction
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.club.models import ClubField
+from scorekeeper.extensions import db
+from scorekeeper.rules.movements import mitchell
+from tests.web.table import NONCE, TOKEN, text
+from tests.web.test_club import SMALL, TABLE_LINK, Club, ns_score, play_whole_session, ranking_rows
+
+FIELD_LINK = re.compile(r'href="(/club/field/[A-Za-z0-9_-]+)"')
+SECTION_LINK = re.compile(r'<h3><a href="(/club/[A-Za-z0-9_-]+)">Section ([A-Z]+)</a></h3>')
+
+
+def start_field(client: FlaskClient, sections: int, **choices: str) -> tuple[str, dict[str, Club]]:
+    """A field set up on the director's phone: its page, and each section's director's page
+    with its table links."""
+    club = Club(client)
+    club.start(**{**SMALL, **choices, "sections": str(sections)})
+    page = text(client.get(club.url))
+    found = FIELD_LINK.search(page)
+    assert found, page
+    return found.group(1), sections_of(client, found.group(1))
+
+
+def sections_of(client: FlaskClient, field: str) -> dict[str, Club]:
+    found = {}
+    for url, name in SECTION_LINK.findall(text(client.get(field))):
+        section = Club(client)
+        section.url = url
+        page = text(client.get(url))
+        section.tables = {int(number): link for link, number in TABLE_LINK.findall(page)}
+        found[name] = section
+    return found
+
+
+def add_section(client: FlaskClient, field: str, **choices: str) -> int:
+    field_id = field.rsplit("/", 1)[1]
+    page = text(client.get(f"/club/new?field={field_id}"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "field": field_id}
+    return client.post("/club/new", data={**data, **SMALL, **choices}).status_code
+
+
+def counted_by_hand(
+    played: dict[str, list[tuple[int, int, int, int]]], tables: dict[str, int]
+) -> dict[tuple[str, str, int], Fraction]:
+    """Each pair's percentage, the whole field on each board: 2 per lower North-South score of
+    the board in any section and 1 per equal one; a board's N the results the movements of the
+    sections that play it schedule for a board added up, (M + 1) × N / n − 1 where it has
+    fewer; each pair's share of its tops, 2 × (N − 1) a board."""
+    scores: dict[int, list[int]] = defaultdict(list)
+    expected: dict[int, int] = defaultdict(int)
+    for name, results in played.items():
+        schedule = Counter(b for s in mitchell(tables[name], 2).seatings for b in s.boards)
+        for board in schedule:
+            expected[board] += max(schedule.values())
+        for board, _ns, _ew, score in results:
+            scores[board].append(score)
+    totals: dict[tuple[str, str, int], list[Fraction]] = defaultdict(lambda: [Fraction(0)] * 2)
+    for name, results in played.items():
+        for board, ns, ew, score in results:
+            real, field = scores[board], expected[board]
+            points = Fraction(sum(2 if s < score else 1 if s == score else 0 for s in real) - 1)
+            if len(real) < field:
+                points = (points + 1) * field / len(real) - 1
+            top = 2 * (field - 1)
+            for pair, figure in (((name, "NS", ns), points), ((name, "EW", ew), top - points)):
+                totals[pair][0] += figure
+                totals[pair][1] += top
+    return {pair: 100 * total / top for pair, (total, top) in totals.items()}
+
+
+def play(section: Club, tables: int, seed: int) -> list[tuple[int, int, int, int]]:
+    movement = mitchell(tables, 2)
+    played = []
+    for round_, table, board, fields in play_whole_session(section, movement.rounds, seed):
+        seating = next(s for s in movement.round_seatings(round_) if s.table == table)
+        played.append((board, seating.ns, seating.ew, ns_score(board, fields)))
+    return played
+
+
+def shown_pairs(page: str) -> dict[tuple[str, str, int], tuple[int, str]]:
+    found = {}
+    for place, pair, pct in ranking_rows(page):
+        section, direction, number = pair.split(" ")
+        found[(section, direction, int(number))] = (int(place.rstrip("=")), pct)
+    return found
+
+
+def test_sections_on_the_same_boards_rank_across_the_field_as_a_count_by_hand(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, sections = start_field(client, 2)
+    assert sorted(sections) == ["A", "B"]
+    # A third section, one table more: its last round's boards are its own alone.
+    assert add_section(client, field, tables="4") == 302
+    sections = sections_of(client, field)
+    tables = {"A": 3, "B": 3, "C": 4}
+    assert {name: len(section.tables) for name, section in sections.items()} == tables
+    played = {name: play(sections[name], tables[name], seed) for seed, name in enumerate("ABC")}
+    expected = counted_by_hand(played, tables)
+
+    page = text(client.get(field))
+    for name, count in tables.items():
+        boards = sum(len(seating.boards) for seating in mitchell(count, 2).seatings)
+        assert len(played[name]) == boards
+        assert f"Results in: {boards} of {boards}" in page
+    shown = shown_pairs(page)
+    assert set(shown) == set(expected)
+    for pair, (_place, pct) in shown.items():
+        assert pct == f"{float(expected[pair]):.2f}", pair
+    for direction in ("NS", "EW"):
+        mine = {pair: pct for pair, pct in expected.items() if pair[1] == direction}
+        for pair, pct in mine.items():
+            assert shown[pair][0] == 1 + sum(other > pct for other in mine.values())
+
+    # Each section's page ranks its own pairs, by the field's figures.
+    for name, section in sections.items():
+        rows = ranking_rows(text(client.get(section.url)))
+        own = {pair: pct for pair, pct in expected.items() if pair[0] == name}
+        assert len(rows) == len(own)
+        for place, pair, pct in rows:
+            direction, number = pair.split(" ")
+            mine = expected[(name, direction, int(number))]
+            assert pct == f"{float(mine):.2f}"
+            rivals = [p for key, p in own.items() if key[1] == direction]
+            assert int(place.rstrip("=")) == 1 + sum(other > mine for other in rivals)
+
+
+def test_a_result_in_one_section_moves_the_other_section_s_figures_at_once(
+    client: FlaskClient, app: Flask
+) -> None:
+    _field, sections = start_field(client, 2)
+    a, b = sections["A"], sections["B"]
+    contract = {"strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    assert b.enter(1, {**contract, "level": "2"})[2] == 302
+    before = ranking_rows(text(client.get(b.url)))
+    assert a.enter(1, {**contract, "level": "4"})[2] == 302  # the same board, in section A
+    after = ranking_rows(text(client.get(b.url)))
+    # Board 1 expects 3 results in each section: B's 110 alone is worth (0 + 1) × 6 / 1 − 1
+    # = 5 of 10; beaten by A's 420, (0 + 1) × 6 / 2 − 1 = 2 of 10.
+    assert ("1", "NS 1", "50.00") in before
+    assert ("1", "NS 1", "20.00") in after  # B's page, kept, is drawn again
+
+
+def test_each_section_on_its_own_is_ranked_as_a_session_of_its_own(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, sections = start_field(client, 2)
+    page = text(client.get(field))
+    token = TOKEN.search(page)
+    assert token
+    response = client.post(
+        field, data={"csrf_token": token.group(1), "across": "apart", "overall": "section"}
+    )
+    assert response.status_code == 302
+    played = play(sections["A"], 3, seed=4)
+    alone = counted_by_hand({"A": played}, {"A": 3})
+    rows = ranking_rows(text(client.get(sections["A"].url)))
+    for _place, pair, pct in rows:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(alone[('A', direction, int(number))]):.2f}"
+    assert "each section scored on its own" in text(client.get(field))
+
+
+def test_the_field_is_its_director_s_alone_until_the_director_shows_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, sections = start_field(client, 2)
+    field_id = field.rsplit("/", 1)[1]
+    table_phone = app.test_client()
+    assert table_phone.get(sections["A"].tables[1]).status_code == 200
+    assert table_phone.get(field).status_code == 404
+    assert table_phone.get(f"{field}/ranking").status_code == 404
+    # Section A's table link is no link to section B's table of the same number.
+    borrowed = sections["A"].tables[1].replace(sections["A"].url, sections["B"].url)
+    assert borrowed != sections["B"].tables[1]
+    assert table_phone.get(borrowed).status_code == 403
+    players = app.test_client()
+    page = text(players.get(sections["B"].url))
+    assert "The field: every section" not in page and f"/club/field/{field_id}" not in page
+    # Another browser may not add a section to a field it does not direct.
+    page = text(players.get(f"/club/new?field={field_id}"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "field": field_id, **SMALL}
+    response = players.post("/club/new", data=data)
+    assert response.status_code == 422
+    assert "This field is not one you direct" in text(response)
+    with app.app_context():
+        found = db.session.get(ClubField, field_id)
+        assert found is not None and len(found.sections) == 2
+    # Shown to the players: the field's ranking, from their section's page.
+    page = text(client.get(field))
+    token = TOKEN.search(page)
+    assert token
+    client.post(
+        field, data={"csrf_token": token.group(1), "across": "across", "overall": "overall"}
+    )
+    page = text(players.get(sections["B"].url))
+    assert f'href="/club/field/{field_id}/ranking"' in page
+    assert players.get(f"{field}/ranking").status_code == 200
+    assert players.get(field).status_code == 404
+
+
+def test_a_section_added_with_boards_of_its_own_is_scored_apart(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, _sections = start_field(client, 2)
+    assert add_section(client, field, board_set="own") == 302
+    sections = sections_of(client, field)
+    assert "its own boards" in text(client.get(field))
+    played = play(sections["C"], 3, seed=9)
+    alone = counted_by_hand({"C": played}, {"C": 3})
+    rows = ranking_rows(text(client.get(sections["C"].url)))
+    assert rows
+    for _place, pair, pct in rows:
+        direction, number = pair.split(" ")
+        assert pct == f"{float(alone[('C', direction, int(number))]):.2f}"
+
+
+def test_the_names_of_sections_follow_the_alphabet() -> None:
+    assert [ClubField.next_name_after(n) for n in (0, 1, 25, 26, 27, 52)] == [
+        "A", "B", "Z", "AA", "AB", "BA",
+    ]  # fmt: skip
