@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.club import bp
+from scorekeeper.club import bp, files
 from scorekeeper.club.family import pair_label
 from scorekeeper.club.forms import FieldForm
 from scorekeeper.club.models import ClubField, ClubSession
@@ -168,4 +168,26 @@ def field_ranking(field_id: str) -> str:
         rankings=rankings,
         problem=problem,
         scoring=field.sections[0].scoring,
+    )
+
+
+@bp.get("/field/<field_id>/field.xml")
+def field_usebio(field_id: str) -> Response:
+    """The field's USEBIO file: for its director, or for everyone once every section's files
+    are everyone's."""
+    field = field_or_404(field_id)
+    director = directs(field)
+    if not director and not all(s.results_files_for_everyone() for s in field.sections):
+        abort(404)
+    try:
+        data = files.field_usebio(field, director=director)
+    except RuleError as error:
+        flash(rule_message(error), "error")
+        return redirect(url_for(".field_page", field_id=field.id))
+    first = field.sections[0]
+    name = f"field-{first.created_at:%Y-%m-%d}-{field.id}-usebio.xml"
+    return Response(
+        data,
+        mimetype="application/xml",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )

@@ -10,27 +10,51 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.club.labels import difference_text, file_message, larger_event_text
-from scorekeeper.club.models import FROM_FILE, ClubSession
+from scorekeeper.club.models import FROM_FILE, ClubField, ClubSession
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError
-from scorekeeper.rules.duplicate import Pair, SessionRecord, pairs_of
+from scorekeeper.rules.duplicate import Pair, SessionRecord, SessionScore, pairs_of
+from scorekeeper.rules.field import Section
 from scorekeeper.rules.files import ResultsFormat, results_format
 from scorekeeper.rules.published import Convention, Published, Verdict, check
 
 
 def pbn_of(game: ClubSession, *, names: bool = True) -> str:
     """The session's PBN file: a session read from a results file with the figures its club
-    published."""
-    return pbn.write_pbn(shared_record(game, names), published=game.published())
+    published, a section of a field with its figures in the field."""
+    return pbn.write_pbn(
+        shared_record(game, names), score=field_score(game), published=game.published()
+    )
 
 
 def usebio_of(game: ClubSession, *, names: bool = True) -> bytes:
     """The session's USEBIO file: a session read from a results file with the figures its
-    club published."""
-    return usebio.write_usebio(shared_record(game, names), published=game.published())
+    club published, a section of a field with its figures in the field."""
+    return usebio.write_usebio(
+        shared_record(game, names), score=field_score(game), published=game.published()
+    )
+
+
+def field_score(game: ClubSession) -> SessionScore | None:
+    """A section's figures in its field, for its files; ``None`` for a session of its own."""
+    return game.score() if game.field is not None else None
+
+
+def field_usebio(field: ClubField, *, director: bool) -> bytes:
+    """The field's USEBIO file: a SECTION for each section, each with its figures in the
+    field, the pairs' names for the director or where their section shows them."""
+    sections = [
+        Section(
+            section.section,
+            shared_record(section, director or section.names_shown),
+            section.board_set,
+        )
+        for section in field.sections
+    ]
+    return usebio.write_field_usebio(sections, field.score())
 
 
 def shared_record(game: ClubSession, names: bool) -> SessionRecord:

@@ -93,6 +93,7 @@ from scorekeeper.rules.duplicate import (
     TableResult,
     pairs_of,
 )
+from scorekeeper.rules.field import FieldScore, Section
 from scorekeeper.rules.files import (
     MAX_BOARD,
     MAX_BYTES,
@@ -647,6 +648,7 @@ def _write_pair(
     boards: int,
     place: str,
     figures: tuple[str, str | None],
+    overall_place: str | None = None,
 ) -> None:
     pair = ET.SubElement(participants, "PAIR")
     _add(pair, "PAIR_NUMBER", _pair_text(pair_key_.number, direction))
@@ -658,6 +660,8 @@ def _write_pair(
         for name in players_of(names):
             _add(ET.SubElement(pair, "PLAYER"), "PLAYER_NAME", name)
     _add(pair, "PLACE", place)
+    if overall_place is not None:
+        _add(pair, "OVERALL_PLACE", overall_place)
     total, percentage = figures
     _add(pair, "TOTAL_SCORE", total)
     if percentage is not None:
@@ -668,7 +672,11 @@ def _write_pair(
 
 
 def _write_pairs(
-    event: ET.Element, session: SessionRecord, scored: SessionScore, published: Published
+    event: ET.Element,
+    session: SessionRecord,
+    scored: SessionScore,
+    published: Published,
+    overall: Mapping[Pair, str],
 ) -> None:
     """The ranking the file published, as it published it, then any pair it did not rank
     as Scorekeeper counts it."""
@@ -694,7 +702,7 @@ def _write_pairs(
             place,
             (str(line.total), percentage),
         )
-    for direction, standings in scored.rankings:
+    for _ranked, standings in scored.rankings:
         for standing in standings:
             if standing.pair in written:
                 continue
@@ -707,10 +715,11 @@ def _write_pairs(
                 participants,
                 session,
                 standing.pair,
-                direction,
+                standing.pair.direction,  # an arrow-switched section's too, in a field
                 standing.boards,
                 place,
                 (total, percentage),
+                overall.get(standing.pair),
             )
 
 
@@ -767,12 +776,38 @@ def write_usebio(
     """
     if session.ranking is Ranking.ARROW_SWITCHED:
         session, score, published = session.as_one_field(), None, None
-    published = published or Published()
     scored = score if score is not None else session.score()
-    by_board: dict[int, list[tuple[ScoredResult, PublishedResult | None]]] = {}
-    for index, item in enumerate(scored.results):
-        given = published.results[index] if published.results else None
-        by_board.setdefault(item.result.board, []).append((item, given))
+    root, event = _event(session, session.ranking, len({r.result.board for r in scored.results}))
+    _write_section(event, session, scored, published or Published())
+    _write_hands(root, session.deals)
+    return _document(root)
+
+
+def write_field_usebio(sections: Sequence[Section], score: FieldScore) -> bytes:
+    """A field of sections (:mod:`scorekeeper.rules.field`) as one USEBIO 1.2 file, as club
+    programs write a session of several sections: the EVENT of the first section, one
+    SESSION, and a SECTION for each (its SECTION_ID its name) with its pairs and its boards'
+    travellers, their figures those of ``score`` (across the field, or each section on its
+    own). Each pair's PLACE is its place in its section; OVERALL_PLACE, in the field's
+    ranking. The deals are those of the first section that has them. A section's pairs keep
+    its own numbers (with their direction in a Mitchell, arrow-switched or not)."""
+    first = sections[0].record
+    boards = len({(r.section, r.scored.result.board) for r in score.results})
+    root, event = _event(first, score.ranking, boards)
+    session = ET.SubElement(event, "SESSION", {"SESSION_ID": "1"})
+    for section in sections:
+        record, scored = section.record, score.section_score(section.name)
+        overall = {}
+        for standing in (s for _side, found in score.overall for s in found):
+            if standing.pair.section == section.name:
+                overall[standing.pair.pair] = f"{standing.rank}{'=' if standing.tied else ''}"
+        element = ET.SubElement(session, "SECTION", {"SECTION_ID": clean_text(section.name)})
+        _write_section(element, record, scored, Published(), overall)
+    _write_hands(root, next((s.record.deals for s in sections if s.record.deals), {}))
+    return _document(root)
+
+
+def _event(session: SessionRecord, ranking: Ranking, boards: int) -> tuple[ET.Element, ET.Element]:
     root = ET.Element("USEBIO", {"Version": "1.2"})
     if session.club:
         _add(ET.SubElement(root, "CLUB"), "CLUB_NAME", clean_text(session.club))
@@ -784,15 +819,32 @@ def write_usebio(
         day = session.date
         _add(event, "DATE", f"{day.day:02d}/{day.month:02d}/{day.year:04d}")
     _add(event, "BOARD_SCORING_METHOD", method)
-    _add(event, "WINNER_TYPE", "2" if session.ranking is Ranking.BY_DIRECTION else "1")
-    _add(event, "BOARDS_PLAYED", str(len(by_board)))
-    _write_pairs(event, session, scored, published)
+    _add(event, "WINNER_TYPE", "2" if ranking is Ranking.BY_DIRECTION else "1")
+    _add(event, "BOARDS_PLAYED", str(boards))
+    return root, event
+
+
+def _write_section(
+    parent: ET.Element,
+    session: SessionRecord,
+    scored: SessionScore,
+    published: Published,
+    overall: Mapping[Pair, str] | None = None,
+) -> None:
+    """A session's pairs and its boards' travellers."""
+    by_board: dict[int, list[tuple[ScoredResult, PublishedResult | None]]] = {}
+    for index, item in enumerate(scored.results):
+        given = published.results[index] if published.results else None
+        by_board.setdefault(item.result.board, []).append((item, given))
+    _write_pairs(parent, session, scored, published, overall or {})
     for number in sorted(by_board):
-        board = ET.SubElement(event, "BOARD")
+        board = ET.SubElement(parent, "BOARD")
         _add(board, "BOARD_NUMBER", str(number))
         for item, given in by_board[number]:
             _write_line(board, item, session.scoring, session.ranking, given)
-    _write_hands(root, session.deals)
+
+
+def _document(root: ET.Element) -> bytes:
     ET.indent(root, "  ")
     body = ET.tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{DOCTYPE}\n{body}\n'.encode()

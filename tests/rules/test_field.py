@@ -197,3 +197,49 @@ def test_sections_on_other_boards_are_not_scored_together() -> None:
     assert [r.section for r in score.board(1, "red")] == ["A", "A", "B", "B"]
     assert {r.scored.top for r in score.board(1, "blue")} == {2}
     assert score.standing_of(FieldPair("C", Pair(1))) is not None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields())
+def test_a_field_s_usebio_file_has_a_section_for_each_with_the_field_s_figures(
+    sections: list[tuple[str, Movement, list[TableResult]]],
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    from scorekeeper.rules.files import figure_text
+    from scorekeeper.rules.usebio import write_field_usebio
+
+    given_sections = records(sections)
+    score = score_field(given_sections)
+    root = ET.fromstring(write_field_usebio(given_sections, score).split(b"\n", 2)[2])
+    (session,) = root.iter("SESSION")
+    written = session.findall("SECTION")
+    assert [element.get("SECTION_ID") for element in written] == [name for name, *_ in sections]
+    for element, (name, _movement, results) in zip(written, sections, strict=True):
+        own = score.section_score(name)
+        lines = [
+            line for board in element.findall("BOARD") for line in board.findall("TRAVELLER_LINE")
+        ]
+        assert len(lines) == len(results)
+        by_place = {(r.result.board, r.result.table, r.result.round): r for r in own.results}
+        for board in element.findall("BOARD"):
+            number = int(board.findtext("BOARD_NUMBER", ""))
+            for line in board.findall("TRAVELLER_LINE"):
+                place = (
+                    number,
+                    int(line.findtext("TABLE_NUMBER", "")),
+                    int(line.findtext("ROUND_NUMBER", "")),
+                )
+                assert line.findtext("NS_MATCH_POINTS") == figure_text(by_place[place].shown_ns, 1)
+        pairs = element.find("PARTICIPANTS")
+        assert pairs is not None
+        ranked = {s.pair: s for _side, found in own.rankings for s in found}
+        assert len(pairs.findall("PAIR")) == len(ranked)
+        for pair in pairs.findall("PAIR"):
+            number, *direction = (pair.findtext("PAIR_NUMBER") or "").split(" ")
+            key = Pair(int(number), Side(direction[0]) if direction else None)
+            standing = ranked[key]
+            assert pair.findtext("PLACE") == f"{standing.rank}{'=' if standing.tied else ''}"
+            overall = score.standing_of(FieldPair(name, key))
+            assert overall is not None
+            assert pair.findtext("OVERALL_PLACE") == f"{overall.rank}{'=' if overall.tied else ''}"

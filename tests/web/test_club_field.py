@@ -5,6 +5,7 @@ link may see of it."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from fractions import Fraction
 
@@ -234,3 +235,32 @@ def test_the_names_of_sections_follow_the_alphabet() -> None:
     assert [ClubField.next_name_after(n) for n in (0, 1, 25, 26, 27, 52)] == [
         "A", "B", "Z", "AA", "AB", "BA",
     ]  # fmt: skip
+
+
+def test_the_field_s_file_has_every_section_and_each_section_s_file_its_field_figures(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, sections = start_field(client, 2)
+    played = {name: play(sections[name], 3, seed) for seed, name in enumerate("AB")}
+    expected = counted_by_hand(played, {"A": 3, "B": 3})
+    response = client.get(f"{field}/field.xml")
+    assert response.status_code == 200
+    root = ET.fromstring(response.data.split(b"\n", 2)[2])
+    written = root.findall("EVENT/SESSION/SECTION")
+    assert [section.get("SECTION_ID") for section in written] == ["A", "B"]
+    for section in written:
+        name = section.get("SECTION_ID") or ""
+        for pair in section.findall("PARTICIPANTS/PAIR"):
+            number, direction = (pair.findtext("PAIR_NUMBER") or "").split(" ")
+            mine = expected[(name, direction, int(number))]
+            assert pair.findtext("PERCENTAGE") == f"{float(mine):.2f}"
+            assert pair.findtext("OVERALL_PLACE")
+    # A section's own file: its pairs with their figures in the field.
+    own = client.get(f"{sections['B'].url}/session.xml")
+    assert own.status_code == 200
+    for pair in ET.fromstring(own.data.split(b"\n", 2)[2]).findall(".//PARTICIPANTS/PAIR"):
+        number, direction = (pair.findtext("PAIR_NUMBER") or "").split(" ")
+        assert (
+            pair.findtext("PERCENTAGE") == f"{float(expected[('B', direction, int(number))]):.2f}"
+        )
+    assert app.test_client().get(f"{field}/field.xml").status_code == 404
