@@ -264,3 +264,13 @@ def test_the_field_s_file_has_every_section_and_each_section_s_file_its_field_fi
             pair.findtext("PERCENTAGE") == f"{float(expected[('B', direction, int(number))]):.2f}"
         )
     assert app.test_client().get(f"{field}/field.xml").status_code == 404
+
+
+def test_a_section_s_printouts_name_it_and_the_field_s_names_the_field(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, sections = start_field(client, 2)
+    page = text(client.get(f"{sections['B'].url}/ranking"))
+    assert "Pairs session · Section B" in page
+    page = text(client.get(f"{field}/ranking"))
+    assert "Pairs session · The field's ranking" in page and "Section A" not in page
