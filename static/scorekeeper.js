@@ -274,6 +274,7 @@ function enhanceDeal(form) {
   refresh();
   const needs = [["level", form.dataset.needLevel], ["strain", form.dataset.needStrain],
     ["declarer", form.dataset.needDeclarer]];
+  if (form.dataset.needLead) needs.push(["lead", form.dataset.needLead]);
   form.addEventListener("submit", (event) => {
     if (!event.submitter || event.submitter.value === "passed") return;
     const problems = needs

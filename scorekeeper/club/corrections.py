@@ -79,12 +79,17 @@ class DirectorResults(TableResults):
     def form(self, game: ClubSession, key: Place, **kwargs: Any) -> Any:
         if request.form.get("action") == "artificial":
             return ArtificialForm(**kwargs)
-        return ResultForm(**kwargs)
+        return ResultForm(asks_lead=asks_lead_of_director(game), **kwargs)
 
     def check(self, game: ClubSession, key: Place, form: Any) -> bool:
         if isinstance(form, ArtificialForm):
             return form.check()
         return super().check(game, key, form)
+
+    def lead_checked(self, game: ClubSession, key: Place, form: Any) -> bool:
+        """The director's word stands: a board fouled at the table holds other cards than
+        its hand record, and its lead is entered as it was made."""
+        return True
 
     def put(self, game: ClubSession, entry: ClubResult, form: Any) -> None:
         """The director's word: a result, or artificial scores; either way, confirmed. The
@@ -92,6 +97,7 @@ class DirectorResults(TableResults):
         entry.clear()
         if isinstance(form, ArtificialForm):
             entry.artificial_ns, entry.artificial_ew = str(form.scores.data).split("/")
+            entry.lead = ""
         else:
             form.put_into(entry)
         entry.confirmed = True
@@ -103,7 +109,11 @@ class DirectorResults(TableResults):
         existing = self.find(game, key)
         drawn = {"drawn_from": form.drawn_from.data or ""}
         if isinstance(form, ArtificialForm):
-            result_form, artificial = ResultForm(formdata=None, data=drawn), form
+            asks_lead = asks_lead_of_director(game)
+            result_form, artificial = (
+                ResultForm(formdata=None, data=drawn, asks_lead=asks_lead),
+                form,
+            )
         else:
             result_form, artificial = form, ArtificialForm(formdata=None, data=drawn)
         return render_template(
@@ -126,6 +136,12 @@ class DirectorResults(TableResults):
 
 
 DIRECTOR_RESULTS = DirectorResults()
+
+
+def asks_lead_of_director(game: ClubSession) -> bool:
+    """Whether the director's form of a result has the lead: where the tables give it, or a
+    results file gave leads (the director may need to correct one; optional either way)."""
+    return game.asks_lead or any(result.lead for result in game.results)
 
 
 add_entry_routes(

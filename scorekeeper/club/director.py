@@ -20,6 +20,7 @@ from scorekeeper.club.family import (
     improbable_text,
 )
 from scorekeeper.club.forms import (
+    LeadForm,
     NamesForm,
     SetupForm,
     ShownForm,
@@ -88,6 +89,7 @@ def one_session(form: SetupForm, section: str) -> ClubSession:
         **({"club": form.club.data} if form.club.data else {}),
         "shown": form.shown.data,
         **({"section": section} if section else {}),
+        **({"asks_lead": True} if form.lead.data == "asked" else {}),
     }
     game = ClubSession(settings=settings)
     movement = game.movement
@@ -125,6 +127,11 @@ def render_session(game: ClubSession) -> str:
                 "shown": game.shown.value,
                 "names": "shown" if game.names_shown else "hidden",
             }
+        )
+        if scorer and movement is not None
+        else None,
+        lead_form=LeadForm(
+            data={"drawn_from": game.version, "lead": "asked" if game.asks_lead else "no"}
         )
         if scorer and movement is not None
         else None,
@@ -210,6 +217,27 @@ def change_shown(game_id: str) -> Outcome:
 
     def done(game: ClubSession) -> None:
         flash(_("What the players see is changed."))
+
+    return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
+
+
+@bp.post("/<game_id>/lead")
+def change_lead(game_id: str) -> Outcome:
+    """Whether the tables' phones ask for the opening lead with each result."""
+
+    def change(game: ClubSession) -> Outcome | None:
+        form = LeadForm()
+        invalid = None if form.validate() else _("Choose whether the tables give the lead.")
+        if (refusal := refused(game, form, invalid)) is not None:
+            return refusal
+        game.setting("asks_lead", form.lead.data == "asked")
+        return None
+
+    def done(game: ClubSession) -> None:
+        if game.asks_lead:
+            flash(_("The tables' phones ask for the opening lead."))
+        else:
+            flash(_("The tables' phones no longer ask for the opening lead."))
 
     return write_entry(lambda: scorers_game(game_id, ClubSession), change, done)
 

@@ -56,7 +56,7 @@ from scorekeeper.rules.duplicate import (
     TableResult,
     pairs_of,
 )
-from scorekeeper.rules.hands import Par
+from scorekeeper.rules.hands import HandError, Par, parse_card
 from scorekeeper.rules.movements import Movement, Seating
 from scorekeeper.rules.published import Figure
 
@@ -177,13 +177,16 @@ def code_text(code: str | None) -> str:
         ns, ew = code.split("/", 1)
         return _("artificial: %(ns)s to North-South, %(ew)s to East-West", ns=ns, ew=ew)
     try:
-        contract_text, declarer, tricks = code.split(" ")
+        contract_text, declarer, tricks, *lead = code.split(" ", 3)
         contract = Contract.parse(contract_text)
         made = int(tricks) - contract.tricks_needed
         label = contract_label(contract.level, contract.strain, contract.doubled)
-        return f"{label} {declarer} {result_label(made)}"
     except (ValueError, KeyError):
         return code
+    played = f"{label} {declarer} {result_label(made)}"
+    return (
+        _("%(result)s, %(card)s led", result=played, card=lead_label(lead[0])) if lead else played
+    )
 
 
 describe = describer(
@@ -297,6 +300,25 @@ def table_result_label(result: TableResult) -> str:
     made = result.tricks - contract.tricks_needed
     label = contract_label(contract.level, contract.strain, contract.doubled)
     return f"{label} {result.declarer.value} {result_label(made)}"
+
+
+def lead_label(written: str) -> str:
+    """A lead as players write it ("3♠", "10♥"), from the way results files keep it ("S3",
+    "HT"); one that is no card as it was written."""
+    try:
+        return str(parse_card(written))
+    except HandError:
+        return written
+
+
+def wrong_lead_text(error: HandError) -> str:
+    """Why a lead is refused: the card is not in the hand of declarer's left-hand opponent
+    (:func:`scorekeeper.rules.hands.check_lead`)."""
+    return _(
+        "The %(card)s lead is not in %(seat)s's hand: check the declarer.",
+        card=error.values["card"],
+        seat=SEAT_NAMES[Seat(str(error.values["leader"]))],
+    )
 
 
 def figure(value: Fraction | None, scoring: Scoring | None = None) -> str:
@@ -442,6 +464,7 @@ def template_helpers() -> dict[str, Any]:
         "sitting_out_label": sitting_out_label,
         "sits_out_text": sits_out_text,
         "table_result_label": table_result_label,
+        "lead_label": lead_label,
         "figure": figure,
         "published_figure": published_figure,
         "percentage": percentage,

@@ -28,6 +28,7 @@ from scorekeeper.games.forms import ChangeForm, NewGameForm
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
+from scorekeeper.rules.hands import HandError, card_text, deck, parse_card
 from scorekeeper.rules.movements import MovementKind
 
 MAX_EVENT = 60
@@ -71,6 +72,24 @@ def shown_field() -> RadioField:
             ),
         ],
         default=Shown.PLAYED.value,
+    )
+
+
+def lead_field() -> RadioField:
+    """Whether the tables' phones ask for the opening lead: the director's choice."""
+    return RadioField(
+        _l("The opening lead"),
+        choices=[
+            SelectChoice("no", _l("Not asked")),
+            SelectChoice(
+                "asked",
+                _l(
+                    "Asked at each table with the result; with hand records, a lead from the "
+                    "wrong hand is refused"
+                ),
+            ),
+        ],
+        default="no",
     )
 
 
@@ -123,6 +142,7 @@ class SetupForm(NewGameForm):
     )
 
     shown = shown_field()
+    lead = lead_field()
     sections = RadioField(_l("Sections"), choices=numbers(SECTIONS), coerce=int, default=1)
     field = HiddenField(default="", filters=[stripped])
     """The field a section is added to (``?field=``), if any."""
@@ -185,12 +205,71 @@ class NamesForm(ChangeForm):
         return valid
 
 
-class ResultForm(DealForm):
-    """A table's result on a board: the contract in a few taps and the result, or a pass."""
+LEADS = {card_text(card): str(card) for card in deck()}
+"""The cards a lead may be, as the form sends them ("S3", "HT") and as they show ("3♠")."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+
+class ResultForm(DealForm):
+    """A table's result on a board: the contract in a few taps and the result, or a pass; and,
+    where the form ``asks_lead``, the opening lead in one tap of a card (``lead_required`` at
+    a table's phone, where the director asks for it)."""
+
+    lead = RadioField(
+        _l("Opening lead"),
+        choices=[
+            *(SelectChoice(value, label) for value, label in LEADS.items()),
+            SelectChoice("", _l("not noted")),
+        ],
+        default="",
+        validate_choice=False,  # said by check, in words of its own
+    )
+
+    def __init__(
+        self, *args: Any, asks_lead: bool = False, lead_required: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.declarer.choices = [SelectChoice(seat.value, SEAT_NAMES[seat]) for seat in Seat]
+        self.asks_lead = asks_lead
+        self.lead_required = asks_lead and lead_required
+
+    def check(self) -> bool:
+        valid = super().check()
+        if not self.asks_lead or self.passed_out():
+            return valid
+        lead = self.lead.data or ""
+        if lead and lead not in LEADS:
+            self.lead.errors = [_("Tap the card led from the cards shown.")]
+            return False
+        if not lead and self.lead_required:
+            self.lead.errors = [_("Tap the opening lead.")]
+            return False
+        return valid
+
+    @staticmethod
+    def data_of(record: Any) -> dict[str, Any]:
+        data = DealForm.data_of(record)
+        lead = getattr(record, "lead", None) or ""
+        if data and lead:
+            data["lead"] = lead_value(lead)
+        return data
+
+    def put_into(self, record: Any) -> None:
+        """The deal, and the lead where the form asks it (a passed-out deal has none; a form
+        that does not ask leaves a lead a results file gave as it was)."""
+        super().put_into(record)
+        if self.passed_out():
+            record.lead = ""
+        elif self.asks_lead:
+            record.lead = self.lead.data or ""
+
+
+def lead_value(written: str) -> str:
+    """A stored lead as the form's cards send it ("S3"): a results file's own way of writing
+    it ("s10", "♠3") read; one that is no card kept as written."""
+    try:
+        return card_text(parse_card(written))
+    except HandError:
+        return written
 
 
 class ArtificialForm(ChangeForm):
@@ -298,6 +377,12 @@ class ArrowSwitchForm(ChangeForm):
         widget=ListWidget(prefix_label=False),
         option_widget=CheckboxInput(),
     )
+
+
+class LeadForm(ChangeForm):
+    """Whether the tables' phones ask for the opening lead with each result."""
+
+    lead = lead_field()
 
 
 class MoveForm(ChangeForm):

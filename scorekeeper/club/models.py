@@ -254,6 +254,10 @@ class ClubSession(Game):
         except ValueError:
             return Shown.PLAYED
 
+    asks_lead = Setting(bool, False)
+    """Whether the tables' phones ask for the opening lead with each result (checked against
+    the hand records, where the session has them)."""
+
     names_shown = Setting(bool, True)
     """Whether the pairs' names are on the pages the players and those looking on see (the
     director always sees them); pair numbers alone otherwise."""

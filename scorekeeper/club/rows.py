@@ -132,6 +132,8 @@ class ClubResult(Model):
     artificial_ns: Mapped[str | None] = mapped_column(String(2))
     artificial_ew: Mapped[str | None] = mapped_column(String(2))
     lead: Mapped[str] = mapped_column(String(3), default="")
+    """The opening lead as results files write it ("S3", "HT"): tapped at the table where the
+    director asks for it, or as a results file gave it; "" when not known."""
     switched: Mapped[bool] = mapped_column(default=False)
     """The pairs sat the other way round (see TableResult.switched): ``ns`` is then an
     East-West pair's number, in a Mitchell."""
@@ -165,12 +167,14 @@ class ClubResult(Model):
 
     @property
     def code(self) -> str:
-        """The result in a few letters, for the corrections log: "4SX S 9", "pass", "A+/A-"."""
+        """The result in a few letters, for the corrections log: "4SX S 9", "pass", "A+/A-";
+        the lead after it, where one was entered ("4SX S 9 H3")."""
         if self.artificial_ns:
             return f"{self.artificial_ns}/{self.artificial_ew}"
         if self.level is None:
             return "pass"
-        return f"{self.level}{self.strain}{'X' * self.doubled} {self.declarer} {self.tricks}"
+        played = f"{self.level}{self.strain}{'X' * self.doubled} {self.declarer} {self.tricks}"
+        return f"{played} {self.lead}" if self.lead else played
 
     def clear(self) -> None:
         self.level = self.strain = self.declarer = self.tricks = None

@@ -20,6 +20,7 @@ from scorekeeper.club.family import (
     improbable_text,
     table_result_label,
     table_token,
+    wrong_lead_text,
 )
 from scorekeeper.club.forms import (
     ResultForm,
@@ -43,7 +44,8 @@ from scorekeeper.games.entries import (
 )
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.models import Correction, utcnow
-from scorekeeper.rules.common import RuleError, Side
+from scorekeeper.rules.common import RuleError, Seat, Side
+from scorekeeper.rules.hands import HandError, check_lead, parse_card
 from scorekeeper.rules.movements import (
     Movement,
     Place,
@@ -110,8 +112,9 @@ def render_table(
     if form_board is None and chosen_board in dict(boards) and dict(boards)[chosen_board] is None:
         form_board = chosen_board
     form_board = form_board or next_board
-    if form is None and form_board is not None:
-        form = ResultForm(formdata=None, data={"drawn_from": stored})
+    if form is None and form_board is not None and seating is not None:
+        key = (seating.round, table, form_board)
+        form = TABLE_RESULTS.form(game, key, formdata=None, data={"drawn_from": stored})
     if form_board is not None and seating is not None and action is None:
         action = url_for(
             ".result",
@@ -299,19 +302,39 @@ class TableResults(EntryKind[ClubSession, ClubResult]):
         return None
 
     def form(self, game: ClubSession, key: Place, **kwargs: Any) -> Any:
-        return ResultForm(**kwargs)
+        """The result's form; the opening lead too, where the director asks for it."""
+        return ResultForm(asks_lead=game.asks_lead, lead_required=True, **kwargs)
 
     def form_data(self, game: ClubSession, entry: ClubResult) -> dict[str, Any]:
         return ResultForm.data_of(entry)
 
     def check(self, game: ClubSession, key: Place, form: Any) -> bool:
-        """The form's checks, then the engine's word on the result itself."""
+        """The form's checks, then the engine's word on the result itself and, with the
+        board's hand record, on its lead."""
         if not self.valid(game, key, form):
             return False
         try:
             self.filled(game, key, form).table_result()
         except RuleError as error:
             form.form_errors.append(rule_message(error))
+            return False
+        return self.lead_checked(game, key, form)
+
+    def lead_checked(self, game: ClubSession, key: Place, form: Any) -> bool:
+        """A lead not in the hand of declarer's left-hand opponent is refused before East-West
+        confirm: the declarer or the board was entered wrongly (without the board's hand
+        record, the lead is kept as tapped)."""
+        if not isinstance(form, ResultForm) or not form.asks_lead or form.passed_out():
+            return True
+        if not form.lead.data:
+            return True
+        record = hand_records(game).get(key[2])
+        if record is None:
+            return True
+        try:
+            check_lead(record.deal, Seat(str(form.declarer.data)), parse_card(form.lead.data))
+        except HandError as error:
+            form.lead.errors = [wrong_lead_text(error)]
             return False
         return True
 

@@ -58,6 +58,7 @@ class SettingsFile(transfer.Schema):
     closed: bool = False
     shown: Literal["end", "played", "rounds", "all"] = "played"
     names_shown: bool = True
+    asks_lead: bool = False
     late_from: Annotated[int, Field(ge=1, le=99)] | None = None
     switched_rounds: Annotated[tuple[Number, ...], Field(max_length=99)] = ()
     added_from: Annotated[int, Field(ge=1, le=99)] | None = None

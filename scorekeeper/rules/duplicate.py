@@ -153,8 +153,9 @@ class TableResult:
 
     Played: ``contract``, ``declarer`` and ``tricks`` (the tricks the declarer took).
     Passed out: none of them. Not played: an artificial score for each side
-    (``artificial_ns`` and ``artificial_ew``). ``lead`` is the opening lead when a file gives
-    it ("S9"); it does not count.
+    (``artificial_ns`` and ``artificial_ew``). ``lead`` is the opening lead as results files
+    write it ("S9"), from a file or tapped at the table; it does not count in the score
+    (:func:`scorekeeper.rules.hands.check_lead` checks it against the board's hands).
 
     ``ns`` and ``ew`` are the pairs that sat North-South and East-West on the board.
     ``switched`` says that where pairs are numbered within their direction, they sat the

@@ -1,5 +1,5 @@
-"""Hand records: the four hands of a deal, the tricks each declarer takes double dummy, and par
-(RULES.md §4, "Double dummy and par").
+"""Hand records: the four hands of a deal, the tricks each declarer takes double dummy, par
+(RULES.md §4, "Double dummy and par"), and the opening lead checked against the hands.
 
 A deal is read from and written to PBN's notation: the first seat, a colon, then four hands
 clockwise, each its spades, hearts, diamonds and clubs separated by dots, ``T`` for the ten.
@@ -17,6 +17,15 @@ the table alone:
 >>> result = par(table, Vulnerability.NONE, dealer=Seat.NORTH)
 >>> result.score, [str(contract) for contract in result.contracts]
 (420, ['4♠ N 10', '4♠ S 10'])
+
+The opening lead is made by the defender on declarer's left: a card that hand does not hold
+says that the declarer (or the board) was entered wrongly.
+
+>>> check_lead(deal, Seat.SOUTH, parse_card("S3"))
+Traceback (most recent call last):
+...
+scorekeeper.rules.hands.HandError: The 3♠ lead is not in West's hand: check the declarer.
+>>> check_lead(deal, Seat.SOUTH, parse_card("S9"))
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from functools import cache
 from importlib.util import find_spec
 
 from scorekeeper.rules.bridge import Contract, Strain, Vulnerability, contract_score
+from scorekeeper.rules.cards import RANK_NAMES, Card, Suit
 from scorekeeper.rules.common import Rule, RuleError, Seat, Side
 
 __all__ = [
@@ -40,9 +50,14 @@ __all__ = [
     "Par",
     "ParContract",
     "SolverMissing",
+    "card_text",
+    "check_lead",
+    "deck",
     "double_dummy",
     "double_dummy_tables",
+    "opening_leader",
     "par",
+    "parse_card",
     "solver_available",
 ]
 
@@ -57,6 +72,8 @@ Hand = tuple[str, str, str, str]
 """A hand's spades, hearts, diamonds and clubs (PBN's order), each its ranks highest first."""
 
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+_HAND_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+"""The suits in a hand's order (PBN's): spades first."""
 _HONOURS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
 
@@ -69,6 +86,8 @@ class HandRule(Rule):
     HAND_SIZE = "hand-size"
     CARD_TWICE = "card-twice"
     TABLE_TEXT = "table-text"
+    CARD_TEXT = "card-text"
+    LEAD_NOT_HELD = "lead-not-held"
 
     @property
     def english(self) -> str:
@@ -86,6 +105,8 @@ _ENGLISH = {
     HandRule.TABLE_TEXT: (
         "A double-dummy table is 20 figures from 0 to 13 (written 0-9, a-d), not {value!r}."
     ),
+    HandRule.CARD_TEXT: "A card is written like S3, HT or DA (suit, then rank), not {value!r}.",
+    HandRule.LEAD_NOT_HELD: "The {card} lead is not in {seat}'s hand: check the declarer.",
 }
 
 
@@ -173,6 +194,11 @@ class Deal:
         """A seat's hand: its spades, hearts, diamonds and clubs, highest first."""
         return self.hands[SEATS.index(seat)]
 
+    def holder(self, card: Card) -> Seat:
+        """The seat dealt ``card``."""
+        suit, rank = _HAND_SUITS.index(card.suit), _rank_letter(card.rank)
+        return next(seat for seat in SEATS if rank in self.hand(seat)[suit])
+
     def high_card_points(self, seat: Seat) -> int:
         """A hand's high-card points: 4 an ace, 3 a king, 2 a queen, 1 a jack."""
         return sum(_HONOURS.get(rank, 0) for ranks in self.hand(seat) for rank in ranks)
@@ -189,6 +215,74 @@ class Deal:
             hand = tuple("".join(rank for s, rank in held if s == suit) for suit in range(4))
             hands.append((hand[0], hand[1], hand[2], hand[3]))
         return cls((hands[0], hands[1], hands[2], hands[3]), first=first)
+
+
+def _rank_letter(rank: int) -> str:
+    """A card's rank as PBN writes it: A K Q J T, then 9 to 2."""
+    return "T" if rank == 10 else RANK_NAMES.get(rank, str(rank))
+
+
+_SUIT_LETTERS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS}
+_SUIT_LETTERS.update({suit.symbol: suit for suit in Suit})
+_RANK_LETTERS = {_rank_letter(rank): rank for rank in range(2, 15)} | {"10": 10}
+
+
+def deck() -> tuple[Card, ...]:
+    """The 52 cards, as hand records and a lead keypad list them: spades first, each suit
+    from the ace down."""
+    return tuple(Card(rank, suit) for suit in _HAND_SUITS for rank in range(14, 1, -1))
+
+
+def card_text(card: Card) -> str:
+    """A card as results files write a lead (PBN's ScoreTable, USEBIO's ``LEAD``): its suit's
+    letter, then its rank, ``T`` for the ten: "S3", "HT", "DA".
+
+    >>> card_text(Card(10, Suit.HEARTS)), card_text(Card(14, Suit.SPADES))
+    ('HT', 'SA')
+    """
+    return f"{card.suit.value}{_rank_letter(card.rank)}"
+
+
+def parse_card(text: str) -> Card:
+    """A card as :func:`card_text` writes it, or as club programs do: the suit by its letter
+    or its symbol, then the rank, the ten as ``T`` or ``10``; in either case.
+
+    >>> str(parse_card("S3")), str(parse_card("h10")), str(parse_card("♦Q"))
+    ('3♠', '10♥', 'Q♦')
+    """
+    written = text.strip().upper() if isinstance(text, str) else ""
+    suit, rank = _SUIT_LETTERS.get(written[:1]), _RANK_LETTERS.get(written[1:])
+    if suit is None or rank is None:
+        raise HandError(HandRule.CARD_TEXT, value=text)
+    return Card(rank, suit)
+
+
+def opening_leader(declarer: Seat) -> Seat:
+    """Who makes the opening lead: the defender on declarer's left (Laws of Duplicate Bridge,
+    Law 41A), the next seat clockwise.
+
+    >>> opening_leader(Seat.SOUTH), opening_leader(Seat.WEST)
+    (<Seat.WEST: 'W'>, <Seat.NORTH: 'N'>)
+    """
+    return Seat(declarer).after(1)
+
+
+def check_lead(deal: Deal, declarer: Seat, lead: Card) -> None:
+    """Check a table's opening lead against the board's hand record: the card must be in the
+    hand of declarer's left-hand opponent (:func:`opening_leader`). One that is not raises
+    :class:`HandError` (``LEAD_NOT_HELD``: the card, ``leader`` the seat that should have led
+    it, ``holder`` the seat that holds it; ``seat``, the leader's name in English): the
+    declarer or the board is wrong, and the table is told before East-West confirm."""
+    leader = opening_leader(declarer)
+    holder = deal.holder(lead)
+    if holder is not leader:
+        raise HandError(
+            HandRule.LEAD_NOT_HELD,
+            card=str(lead),
+            seat=leader.name.title(),
+            leader=leader,
+            holder=holder,
+        )
 
 
 @dataclass(frozen=True)

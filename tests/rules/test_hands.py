@@ -1,4 +1,5 @@
-"""Hand records: deals read and written in PBN's notation, the double-dummy table, and par.
+"""Hand records: deals read and written in PBN's notation, the double-dummy table, par, and
+the opening lead checked against the hands.
 
 Par is checked against two other programs: Bo Haglund's DDS (through endplay's own par, in
 tests/data/hands/dds_par.json: 120 deals, each vulnerability and dealer), and Magic Contest,
@@ -16,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.rules.bridge import Contract, Strain, Vulnerability
+from scorekeeper.rules.cards import Card, Suit
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.hands import (
     Deal,
@@ -24,9 +26,14 @@ from scorekeeper.rules.hands import (
     HandRule,
     Par,
     ParContract,
+    card_text,
+    check_lead,
+    deck,
     double_dummy,
     double_dummy_tables,
+    opening_leader,
     par,
+    parse_card,
     solver_available,
 )
 
@@ -151,6 +158,104 @@ def test_the_same_seed_deals_the_same() -> None:
     first = [Deal.at_random(random.Random(9)) for _ in range(2)]
     assert first[0] == first[1]
     assert Deal.at_random(random.Random(10)) != first[0]
+
+
+# --- The opening lead ---------------------------------------------------------------------------
+
+LEFT_HAND_OPPONENT = {"N": "E", "E": "S", "S": "W", "W": "N"}
+"""Who leads against each declarer: the next seat clockwise (Law 41A)."""
+
+
+def held_in_text(pbn: str, seat: str, card: Card) -> bool:
+    """Whether the deal's PBN text gives ``card`` to ``seat``: read from the text itself, the
+    hands clockwise from the seat named first, each spades.hearts.diamonds.clubs."""
+    first, hands = pbn.split(":")
+    order = "NESW"
+    position = (order.index(seat) - order.index(first)) % 4
+    suits = hands.split()[position].split(".")
+    rank = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}.get(card.rank, str(card.rank))
+    return rank in suits["SHDC".index(card.suit.value)]
+
+
+def test_the_issue_example_lead_from_the_wrong_hand() -> None:
+    deal = Deal.from_pbn(EXAMPLE)
+    with pytest.raises(HandError) as caught:
+        check_lead(deal, Seat.SOUTH, Card(3, Suit.SPADES))  # South's own spade: J543
+    assert caught.value.rule is HandRule.LEAD_NOT_HELD
+    assert str(caught.value) == "The 3♠ lead is not in West's hand: check the declarer."
+    assert caught.value.values["leader"] is Seat.WEST
+    assert caught.value.values["holder"] is Seat.SOUTH
+    check_lead(deal, Seat.SOUTH, Card(9, Suit.SPADES))  # West's 987
+    # Against North, East leads: its spades are A2.
+    check_lead(deal, Seat.NORTH, Card(14, Suit.SPADES))
+    with pytest.raises(HandError, match="not in East's hand"):
+        check_lead(deal, Seat.NORTH, Card(3, Suit.SPADES))
+
+
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from(SEATS),
+    st.sampled_from(SEATS),
+    st.sampled_from(deck()),
+)
+def test_a_lead_is_refused_exactly_when_the_left_hand_opponent_does_not_hold_it(
+    chance: random.Random, first: Seat, declarer: Seat, card: Card
+) -> None:
+    deal = Deal.at_random(chance, first)
+    pbn = deal.to_pbn()
+    leader = LEFT_HAND_OPPONENT[declarer.value]
+    assert opening_leader(declarer).value == leader
+    if held_in_text(pbn, leader, card):
+        check_lead(deal, declarer, card)
+    else:
+        with pytest.raises(HandError) as caught:
+            check_lead(deal, declarer, card)
+        assert caught.value.rule is HandRule.LEAD_NOT_HELD
+        assert caught.value.values["card"] == str(card)
+        assert caught.value.values["leader"].value == leader
+        holder = caught.value.values["holder"]
+        assert holder.value != leader and held_in_text(pbn, holder.value, card)
+    # Each declarer's lead is one of the 13 cards of one hand, and the four hands share the
+    # deck between them.
+    accepted = {seat: {lead for lead in deck() if not _refused(deal, seat, lead)} for seat in SEATS}
+    assert all(len(cards) == 13 for cards in accepted.values())
+    assert set().union(*accepted.values()) == set(deck())
+
+
+def _refused(deal: Deal, declarer: Seat, lead: Card) -> bool:
+    try:
+        check_lead(deal, declarer, lead)
+    except HandError:
+        return True
+    return False
+
+
+def test_the_deck_is_52_cards_spades_first_aces_high() -> None:
+    cards = deck()
+    assert len(set(cards)) == 52
+    assert [str(card) for card in cards[:3]] == ["A♠", "K♠", "Q♠"]
+    assert str(cards[-1]) == "2♣"
+
+
+@pytest.mark.parametrize("card", deck())
+def test_a_card_reads_back_as_results_files_write_it(card: Card) -> None:
+    text = card_text(card)
+    assert len(text) == 2 and text[0] in "SHDC" and text[1] in "AKQJT98765432"
+    assert parse_card(text) == card
+    assert parse_card(text.lower()) == card
+    assert parse_card(card.suit.symbol + text[1]) == card
+
+
+@pytest.mark.parametrize("text", ["S10", "s10", " ♠10 ", "ST"])
+def test_the_ten_is_read_either_way(text: str) -> None:
+    assert parse_card(text) == Card(10, Suit.SPADES)
+
+
+@pytest.mark.parametrize("text", ["", "S", "S1", "X3", "3S", "S11", "SAK", "10", None])
+def test_a_card_that_cannot_be_says_why(text: object) -> None:
+    with pytest.raises(HandError) as caught:
+        parse_card(text)  # type: ignore[arg-type]
+    assert caught.value.rule is HandRule.CARD_TEXT
 
 
 # --- The double-dummy table ----------------------------------------------------------------------

@@ -31,13 +31,15 @@ def every_familys_pages(client: FlaskClient) -> list[str]:
     assert deleted.status_code == 302
 
     club = Club(client)
-    club.start(**SMALL)
-    club.enter(1, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"})
-    club.enter(2, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "1"})
+    club.start(**SMALL, lead="asked")  # the lead's cards on the tables' phones too
+    club.enter(1, {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0",
+                   "lead": "HT"})  # fmt: skip
+    club.enter(2, {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "1",
+                   "lead": "S3"})  # fmt: skip
     club.enter(1, {"result": "passed"})
     edit = f"{club.url}/results/1/1/1"
     corrected = director_post(client, edit, action="result", level="4", strain="S",
-                              declarer="N", doubled="0", result="1")  # fmt: skip
+                              declarer="N", doubled="0", result="1", lead="HT")  # fmt: skip
     assert corrected.status_code == 302  # type: ignore[attr-defined]
     Club(client).start(**SMALL)  # no result yet
 
