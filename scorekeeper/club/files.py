@@ -40,7 +40,7 @@ def usebio_of(game: ClubSession, *, names: bool = True) -> bytes:
 
 def field_score(game: ClubSession) -> SessionScore | None:
     """A section's figures in its field, for its files; ``None`` for a session of its own."""
-    return game.score() if game.field is not None else None
+    return game.score() if game.field_id is not None else None
 
 
 def field_usebio(field: ClubField, *, director: bool) -> bytes:

@@ -111,7 +111,9 @@ class ClubField(Model):
 class ClubSession(Game):
     """A duplicate pairs session, or one section of a field."""
 
-    __mapper_args__ = {"polymorphic_identity": "club"}  # noqa: RUF012
+    # Its own column is read with the game row whichever class the query names (a test reads
+    # a session through Game, and its score after the request).
+    __mapper_args__ = {"polymorphic_identity": "club", "polymorphic_load": "inline"}  # noqa: RUF012
 
     field_id: Mapped[str | None] = mapped_column(
         ForeignKey("club_field.id", ondelete="SET NULL"), index=True
@@ -376,7 +378,8 @@ class ClubSession(Game):
     ) -> SessionScore:
         """The session's ``record`` scored: alone, or, as a section of a field scored across
         the field, against the other sections' results (each as ``record_of`` gives it)."""
-        field = self.field
+        # A session of its own reads no relationship: its score is read off detached rows too.
+        field = self.field if self.field_id is not None else None
         if field is None or not field.across or len(field.sections) < 2:
             return record.score()
         sections = [
@@ -391,7 +394,7 @@ class ClubSession(Game):
 
     def shown_with(self) -> list[str]:
         """The other sections of the field: their pages show this one's results."""
-        if self.field is None:
+        if self.field_id is None or self.field is None:
             return []
         return [other.id for other in self.field.sections if other.id != self.id]
 
