@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import abort, flash, render_template, request, url_for
 from flask_babel import gettext as _
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp
@@ -19,6 +20,7 @@ from scorekeeper.club.family import (
     FAMILY,
     improbable_text,
 )
+from scorekeeper.club.field import directs
 from scorekeeper.club.forms import (
     LeadForm,
     NamesForm,
@@ -31,8 +33,10 @@ from scorekeeper.club.hands import (
 from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.pages import club_session, refused, scored, table_links, table_path
 from scorekeeper.club.rows import ClubPair, ClubResult, ClubTable
+from scorekeeper.extensions import db
 from scorekeeper.games.entries import (
     Outcome,
+    count_changed_in,
     drawn_from_now,
     game_page,
     page_context,
@@ -40,9 +44,9 @@ from scorekeeper.games.entries import (
 )
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base
-from scorekeeper.games.lookup import scorers_game
+from scorekeeper.games.lookup import game_started_by, scorers_game
 from scorekeeper.games.registry import circles
-from scorekeeper.games.rights import is_scorer
+from scorekeeper.games.rights import form_key, is_scorer
 from scorekeeper.games.views import new_game_form
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.history import pair_partners
@@ -63,11 +67,7 @@ def new_session(form: SetupForm) -> ClubSession:
     """A session, the first section of a field of several, or a section added to a field."""
     joined = form.joined() if form.field.data else None
     if joined is not None:
-        section = one_session(form, joined.next_name())
-        if form.board_set.data == "own":
-            section.setting("board_set", section.section)
-        section.field_id = joined.id  # not through the relationship: not flushed before its nonce
-        return section
+        return added_section(form, joined)
     count = int(form.sections.data or 1)
     if count == 1:
         return one_session(form, "")
@@ -77,14 +77,32 @@ def new_session(form: SetupForm) -> ClubSession:
     return sections[0]
 
 
-def one_session(form: SetupForm, section: str) -> ClubSession:
+def added_section(form: SetupForm, field: ClubField) -> ClubSession:
+    """A section more for a field: the next letter (the field's row locked until the section
+    is stored, so that two directors adding one at once get two letters), scored as the
+    field's other sections are. The form sent again (a double tap) is the same section."""
+    db.session.execute(select(ClubField.id).where(ClubField.id == field.id).with_for_update())
+    db.session.expire(field, ["sections"])
+    again = game_started_by(form_key(form.nonce.data))
+    sent_before = isinstance(again, ClubSession) and again.field_id == field.id
+    name = again.section if sent_before and isinstance(again, ClubSession) else field.next_name()
+    section = one_session(form, name, scoring=field.sections[0].scoring.value)
+    if form.board_set.data == "own":
+        section.setting("board_set", section.section)
+    section.field_id = field.id  # not through the relationship: not flushed before its nonce
+    # The other sections' figures change with the new one's N: their pages are drawn again.
+    count_changed_in([other.id for other in field.sections], section.family)
+    return section
+
+
+def one_session(form: SetupForm, section: str, scoring: str | None = None) -> ClubSession:
     tables = int(form.tables.data)
     settings = {
         "movement": form.movement.data,
         "tables": tables,
         "boards_per_round": int(form.boards_per_round.data),
         "pairs": form.pair_count(),
-        "scoring": form.scoring.data,
+        "scoring": scoring or form.scoring.data,
         "event": form.event.data or "",
         **({"club": form.club.data} if form.club.data else {}),
         "shown": form.shown.data,
@@ -119,6 +137,7 @@ def render_session(game: ClubSession) -> str:
         expected=expected,
         missing=still_missing(grid, max((r.round for r in game.results), default=0)),
         scorer=scorer,
+        directs_field=scorer and game.field is not None and directs(game.field),
         table_links=table_links(game) if scorer and movement is not None else [],
         close_form=ConfirmForm(data={"drawn_from": game.version}) if scorer else None,
         shown_form=ShownForm(

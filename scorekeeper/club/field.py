@@ -183,7 +183,9 @@ def field_usebio(field_id: str) -> Response:
         data = files.field_usebio(field, director=director)
     except RuleError as error:
         flash(rule_message(error), "error")
-        return redirect(url_for(".field_page", field_id=field.id))
+        if director:
+            return redirect(url_for(".field_page", field_id=field.id))
+        return redirect(url_for(".session", game_id=field.sections[0].id))
     first = field.sections[0]
     name = f"field-{first.created_at:%Y-%m-%d}-{field.id}-usebio.xml"
     return Response(

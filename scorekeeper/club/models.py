@@ -93,8 +93,12 @@ class ClubField(Model):
         return next((section for section in self.sections if section.section == name), None)
 
     def next_name(self) -> str:
-        """The next section's letter: A, B, ... Z, then AA, AB ..."""
-        return self.next_name_after(len(self.sections))
+        """The first section's letter none of the field's sections has: A, B, ... Z, AA ..."""
+        taken = {section.section for section in self.sections}
+        count = 0
+        while self.next_name_after(count) in taken:
+            count += 1
+        return self.next_name_after(count)
 
     @staticmethod
     def next_name_after(count: int) -> str:
@@ -268,16 +272,27 @@ class ClubSession(Game):
         """A pair's names as a page shows them: to the director, or where they are shown."""
         return self.name_of(pair) if scorer or self.names_shown else ""
 
+    @property
+    def closed_everywhere(self) -> bool:
+        """Closed, and so is every section of its field on the same boards: until then the
+        boards are still played elsewhere."""
+        if not self.closed or self.field_id is None or self.field is None:
+            return self.closed
+        return all(
+            section.closed for section in self.field.sections if section.board_set == self.board_set
+        )
+
     def shows_everything(self) -> bool:
         """Whether every result, the travellers, the score cards and the files are for all
-        who have the session's address."""
-        return self.closed or self.shown is Shown.ALL
+        who have the session's address: once it is closed (and every section playing its
+        boards), or where the director shows every result as it comes in."""
+        return self.closed_everywhere or self.shown is Shown.ALL
 
     def hands_public(self) -> bool:
-        """Whether the boards' hands are for everyone: once the session is closed, or for a
-        session played elsewhere (read from its results file). Until then a board's hands are
-        for those who have played it."""
-        return self.closed or self.movement_kind == FROM_FILE
+        """Whether the boards' hands are for everyone: once the session is closed (and every
+        section playing its boards), or for a session played elsewhere (read from its results
+        file). Until then a board's hands are for those who have played it."""
+        return self.closed_everywhere or self.movement_kind == FROM_FILE
 
     def results_files_for_everyone(self) -> bool:
         """Whether whoever has the session's address may have its PBN and USEBIO files: once
@@ -431,8 +446,11 @@ class ClubSession(Game):
             return None
 
         def until_then(session: ClubSession) -> SessionRecord:
+            """A section's results of the rounds every table of it has finished, up to this
+            section's: sections' rounds need not end together."""
+            last = until if session is self else min(until, session.rounds_finished())
             record = session.record()
-            results = tuple(result for result in record.results if result.round <= until)
+            results = tuple(result for result in record.results if result.round <= last)
             return dataclasses.replace(record, results=results)
 
         return self.scored(until_then(self), until_then)

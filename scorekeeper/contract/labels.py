@@ -10,6 +10,7 @@ from flask_babel import lazy_gettext as _l
 from scorekeeper.games.helpers import as_reader_writes
 from scorekeeper.rules.bridge import BridgeRule, Seat, Side, Strain, Vulnerability
 from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.field import FieldRule
 
 SEAT_NAMES = {
     Seat.NORTH: _l("North"),
@@ -116,12 +117,13 @@ RULE_MESSAGES = {
         "take back the next one's deals first."
     ),
     BridgeRule.WHEEL_OVER: _l("Chicago wheel %(value)s has four deals already."),
+    FieldRule.SECTION_TWICE: _l("Two sections of the field are named %(section)s."),
 }
 
 
 def rule_message(error: RuleError) -> str:
     """The engine's error, in the reader's language."""
-    template = RULE_MESSAGES.get(error.rule)  # type: ignore[call-overload]
+    template = RULE_MESSAGES.get(error.rule)
     if template is None:
         return str(error)
     values = {name: as_reader_writes(value) for name, value in error.values.items()}

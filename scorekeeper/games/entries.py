@@ -13,7 +13,7 @@ the row the write locks: the game's, or one club table's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast, overload
 
@@ -59,10 +59,14 @@ def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
     row.changed()
     part_of = None if isinstance(row, Game) else getattr(row, "game_id", None)
     try:
-        game = row if isinstance(row, Game) else part_of and db.session.get(Game, part_of)
-        if game and shown_beyond_the_part and (others := game.shown_with()):
-            _count_changed_with(game, others)
-        if part_of is not None and not _game_stands(part_of, counted=shown_beyond_the_part):
+        # Nothing is written before the game's rows are locked, in the order every write
+        # takes them: the reads that find which rows to lock must not flush the change.
+        with db.session.no_autoflush:
+            game = row if isinstance(row, Game) else part_of and db.session.get(Game, part_of)
+            if game and shown_beyond_the_part and (others := game.shown_with()):
+                _count_changed_with(game, others)
+            stands = part_of is None or _game_stands(part_of, counted=shown_beyond_the_part)
+        if not stands:
             db.session.rollback()
             return False
         db.session.commit()
@@ -78,20 +82,27 @@ def _count_changed_with(game: Game, others: list[str]) -> None:
     """Count a change of ``game`` in the games whose pages show it too. The rows are locked
     one id after the other, the game's own among them, so that two such writes (two sections
     entering at once) wait for one another rather than each for the other."""
+    count_changed_in(others, game.family, locking=[game.id])
+
+
+def count_changed_in(game_ids: list[str], family: str, *, locking: Sequence[str] = ()) -> None:
+    """Count a change in each of these games' parts (their pages show something new, though
+    their own rows did not change: a field's other sections), their rows and ``locking``'s
+    locked in the order of their ids, as every such write locks them."""
     with db.session.no_autoflush:
         db.session.execute(
             select(Game.id)
-            .where(Game.id.in_([game.id, *others]))
+            .where(Game.id.in_([*locking, *game_ids]))
             .order_by(Game.id)
             .with_for_update()
         )
         db.session.execute(
             update(Game)
-            .where(Game.id.in_(others))
+            .where(Game.id.in_(game_ids))
             .values(parts_version=Game.parts_version + 1)
             .execution_options(synchronize_session=False)
         )
-    note_counted_elsewhere(db.session(), others, game.family)
+    note_counted_elsewhere(db.session(), game_ids, family)
 
 
 def _game_stands(game_id: str, *, counted: bool) -> bool:

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from scorekeeper.rules.common import Side
+from scorekeeper.rules.common import Rule, RuleError, Side
 from scorekeeper.rules.duplicate import (
     Pair,
     Ranking,
@@ -53,7 +53,31 @@ from scorekeeper.rules.duplicate import (
     score_session,
 )
 
-__all__ = ["FieldPair", "FieldResult", "FieldScore", "FieldStanding", "Section", "score_field"]
+__all__ = [
+    "FieldError",
+    "FieldPair",
+    "FieldResult",
+    "FieldRule",
+    "FieldScore",
+    "FieldStanding",
+    "Section",
+    "score_field",
+]
+
+
+class FieldRule(Rule):
+    """What makes a field unscorable."""
+
+    SECTION_TWICE = "section-twice"
+
+    @property
+    def english(self) -> str:
+        return "Two sections of the field are named {section}."
+
+
+class FieldError(RuleError):
+    """A field the engine cannot score."""
+
 
 CYCLE = 16
 """Boards repeat their dealer and vulnerability every 16 (RULES.md §2): a board moved by whole
@@ -184,10 +208,11 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
     The field is scored as one session whose pairs are numbered one section after another and
     whose boards are told apart by the group that matchpoints them together (a board moved by
     whole 16-board cycles keeps its dealer and vulnerability). Sections' names must differ
-    (:class:`ValueError`)."""
+    (:class:`FieldError`)."""
     names = [section.name for section in sections]
     if len(set(names)) != len(names):
-        raise ValueError(f"two sections of the field share a name: {names}")
+        shared = next(name for name in names if names.count(name) > 1)
+        raise FieldError(FieldRule.SECTION_TWICE, section=shared)
     scoring = sections[0].record.scoring if sections else Scoring.MATCHPOINTS
     by_direction = bool(sections) and all(
         section.record.ranking is Ranking.BY_DIRECTION for section in sections
@@ -198,7 +223,17 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
         group = {section.name: sets.index(section.boards) for section in sections}
     else:
         group = {name: index for index, name in enumerate(names)}
-    highest = max((r.board for s in sections for r in s.record.results), default=1)
+    highest = max(
+        (
+            board
+            for section in sections
+            for board in (
+                *(result.board for result in section.record.results),
+                *(section.record.expected or {}),
+            )
+        ),
+        default=1,
+    )
     cycles = -(-highest // CYCLE)  # enough whole cycles to clear every board of a group
 
     results: list[TableResult] = []
@@ -227,9 +262,7 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
                 field_pairs[pair_here] = FieldPair(section.name, pair_there)
             for pair in pairs_of(result, ranking):
                 numbered[pair.direction] = max(numbered[pair.direction], pair.number)
-            ns, ew = (pair.number for pair in moved)
-            if result.switched:  # pairs_of gave the East-West pair's number first
-                ns, ew = ew, ns
+            ns, ew = (pair.number for pair in moved)  # as they sat, switched or not
             results.append(
                 replace(
                     result,

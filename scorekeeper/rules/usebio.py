@@ -789,10 +789,12 @@ def write_field_usebio(sections: Sequence[Section], score: FieldScore) -> bytes:
     SESSION, and a SECTION for each (its SECTION_ID its name) with its pairs and its boards'
     travellers, their figures those of ``score`` (across the field, or each section on its
     own). Each pair's PLACE is its place in its section; OVERALL_PLACE, in the field's
-    ranking. The deals are those of the first section that has them. A section's pairs keep
+    ranking. The deals, where every section plays the same boards, are those of the first
+    section that has them. A section's pairs keep
     its own numbers (with their direction in a Mitchell, arrow-switched or not)."""
     first = sections[0].record
-    boards = len({(r.section, r.scored.result.board) for r in score.results})
+    sets = {section.name: section.boards for section in sections}
+    boards = len({(sets[r.section], r.scored.result.board) for r in score.results})
     root, event = _event(first, score.ranking, boards)
     session = ET.SubElement(event, "SESSION", {"SESSION_ID": "1"})
     for section in sections:
@@ -803,7 +805,8 @@ def write_field_usebio(sections: Sequence[Section], score: FieldScore) -> bytes:
                 overall[standing.pair.pair] = f"{standing.rank}{'=' if standing.tied else ''}"
         element = ET.SubElement(session, "SECTION", {"SECTION_ID": clean_text(section.name)})
         _write_section(element, record, scored, Published(), overall)
-    _write_hands(root, next((s.record.deals for s in sections if s.record.deals), {}))
+    if len(set(sets.values())) == 1:  # one set of boards: its deals, as any section has them
+        _write_hands(root, next((s.record.deals for s in sections if s.record.deals), {}))
     return _document(root)
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, TableResult
-from scorekeeper.rules.field import FieldPair, Section, score_field
+from scorekeeper.rules.field import FieldError, FieldPair, Section, score_field
 from scorekeeper.rules.movements import Movement
 from tests.rules.test_neuberg_everywhere import SHARE, evenings, played, scheduled_most, seated
 
@@ -185,7 +185,7 @@ def test_a_board_played_by_one_section_only_expects_that_section_s_results() -> 
 
 def test_two_sections_may_not_share_a_name() -> None:
     record = SessionRecord((TableResult(1, 1, 1, 1, 1),))
-    with pytest.raises(ValueError, match="share a name"):
+    with pytest.raises(FieldError, match="Two sections of the field are named A"):
         score_field([Section("A", record), Section("A", record)])
 
 
@@ -243,3 +243,47 @@ def test_a_field_s_usebio_file_has_a_section_for_each_with_the_field_s_figures(
             overall = score.standing_of(FieldPair(name, key))
             assert overall is not None
             assert pair.findtext("OVERALL_PLACE") == f"{overall.rank}{'=' if overall.tied else ''}"
+
+
+def test_pairs_that_sat_the_other_way_round_earn_the_seats_they_held_in_the_field() -> None:
+    """A director's correction (the pairs at a table sat the other way round) in a Mitchell
+    section: the field scores it as the section alone does, with a section that adds nothing
+    to the board."""
+    from scorekeeper.rules.bridge import Contract
+    from scorekeeper.rules.common import Seat
+
+    def played(table: int, level: int, tricks: int, switched: bool = False) -> TableResult:
+        return TableResult(
+            1, table, 1, table, table, Contract(level, "S"), Seat.NORTH, tricks, switched=switched
+        )
+
+    own = SessionRecord(
+        (played(1, 4, 10), played(2, 2, 8, switched=True), played(3, 3, 9)),
+        Ranking.BY_DIRECTION,
+    )
+    empty = SessionRecord((), Ranking.BY_DIRECTION)
+    alone = own.score()
+    for across in (True, False):
+        field = score_field([Section("A", own), Section("B", empty)], across=across)
+        assert field.section_score("A") == alone
+    standing = score_field([Section("A", own), Section("B", empty)]).standing_of(
+        FieldPair("A", Pair(2, Side.EW))
+    )
+    assert standing is not None and standing.total == alone.standing_of(Pair(2, Side.EW)).total  # type: ignore[union-attr]
+
+
+def test_sections_on_their_own_keep_their_boards_apart_whatever_is_entered_yet() -> None:
+    """Boards of a section's schedule not entered yet are still its own: a board 17 to come in
+    one section is never another's board 1."""
+    from scorekeeper.rules.bridge import Contract
+    from scorekeeper.rules.common import Seat
+
+    def played(table: int, level: int) -> TableResult:
+        ns, ew = 2 * table - 1, 2 * table
+        return TableResult(1, table, 1, ns, ew, Contract(level, "S"), Seat.NORTH, 8)
+
+    long = SessionRecord((played(1, 1), played(2, 2)), expected={b: 3 for b in range(1, 25)})
+    short = SessionRecord((played(1, 1), played(2, 2)), expected={b: 2 for b in range(1, 9)})
+    score = score_field([Section("A", long), Section("B", short)], across=False)
+    assert {r.scored.top for r in score.results if r.section == "B"} == {2}
+    assert {r.scored.top for r in score.results if r.section == "A"} == {4}

@@ -9,8 +9,10 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from fractions import Fraction
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from scorekeeper.club.models import ClubField
 from scorekeeper.extensions import db
@@ -274,3 +276,67 @@ def test_a_section_s_printouts_name_it_and_the_field_s_names_the_field(
     assert "Pairs session · Section B" in page
     page = text(client.get(f"{field}/ranking"))
     assert "Pairs session · The field's ranking" in page and "Section A" not in page
+
+
+def test_a_section_added_twice_by_a_double_tap_is_one_section_scored_as_the_field(
+    client: FlaskClient, app: Flask
+) -> None:
+    field, _sections = start_field(client, 2)
+    field_id = field.rsplit("/", 1)[1]
+    page = text(client.get(f"/club/new?field={field_id}"))
+    assert 'name="scoring"' not in page  # the field's own scoring
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "field": field_id}
+    sent = {**data, **SMALL, "scoring": "butler"}
+    first, again = client.post("/club/new", data=sent), client.post("/club/new", data=sent)
+    assert first.status_code == again.status_code == 302
+    assert first.headers["Location"] == again.headers["Location"]
+    with app.app_context():
+        found = db.session.get(ClubField, field_id)
+        assert found is not None
+        assert [section.section for section in found.sections] == ["A", "B", "C"]
+        assert {section.scoring.value for section in found.sections} == {"matchpoints"}
+
+
+def test_a_closed_section_keeps_its_boards_to_itself_until_every_section_on_them_closes(
+    client: FlaskClient, app: Flask
+) -> None:
+    from tests.web.test_club import session_form
+
+    _field, sections = start_field(client, 2)
+    for name in ("A", "B"):
+        client.post(
+            f"{sections[name].url}/close", data=session_form(client, sections[name].url, "close")
+        )
+        with app.app_context():
+            found = db.session.get(ClubField, _field.rsplit("/", 1)[1])
+            assert found is not None
+            a = found.section("A")
+            assert a is not None and a.closed
+            assert a.hands_public() is a.shows_everything() is (name == "B")
+
+
+@pytest.mark.parametrize("app", ["postgresql"], indirect=True)
+def test_a_result_in_a_section_locks_the_field_s_rows_before_it_writes_any(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Every write of a section takes the sections' rows in one order before it writes: two
+    sections entering at once wait for one another, never each for the other."""
+    _field, sections = start_field(client, 2)
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        statements.append(
+            statement.split(None, 1)[0].upper()
+            + (" FOR UPDATE" if "FOR UPDATE" in statement else "")
+        )
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", seen)
+        try:
+            assert sections["A"].enter(1, {"result": "passed"})[2] == 302
+        finally:
+            event.remove(db.engine, "before_cursor_execute", seen)
+    locked = statements.index("SELECT FOR UPDATE")
+    assert not {"INSERT", "UPDATE", "DELETE"} & set(statements[:locked]), statements
