@@ -7,8 +7,9 @@ With ``SCOREKEEPER_TIMED`` naming a file, each request's parts are noted, writte
 time the thread spent on it, the app's part of that, the thread's own processor time and its
 wait for the core (the time it was ready to run while the core ran something else, from the
 kernel's ``schedstat``), its SQL statements, the version reads, and the waits for cheroot's
-lock on its list of connections. What is not the thread's processor time nor its wait for the
-core is time it slept: waiting for the interpreter, a lock, the disk.
+lock on its list of connections; and, apart, the waits for that lock between requests. What
+is not the thread's processor time nor its wait for the core is time it slept: waiting for
+the interpreter, a lock, the disk.
 """
 
 from __future__ import annotations
@@ -63,10 +64,17 @@ def kind_of(method: str, path: str) -> str:
     return "session page" if path.startswith("/club/") else "other"
 
 
+between: dict[str, float] = {}
+"""What the threads' waits for cheroot's lock cost between requests (a connection put back
+after its answer, taken out by the selector thread), in seconds."""
+
+
 def add(name: str, value: float) -> None:
     noted = getattr(mine, "request", None)
     if noted is not None:
         noted[name] = noted.get(name, 0.0) + value
+    else:
+        between[name] = between.get(name, 0.0) + value
 
 
 def timed(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -158,8 +166,9 @@ def put_timing() -> None:
 
     def write(*_: object) -> None:
         assert NOTED
-        taken = requests[:]
+        taken = {"requests": requests[:], "between": dict(between)}
         del requests[:]
+        between.clear()
         Path(f"{NOTED}.part").write_text(json.dumps(taken))
         os.replace(f"{NOTED}.part", NOTED)
 

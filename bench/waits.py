@@ -20,7 +20,8 @@ last lines give, for each kind of request, its mean and its p95 of: the wait for
 time in the thread, the app's part, the thread's own processor time and its wait for the core
 within the app, the rest (slept: waiting for the interpreter, a lock, the disk), its SQL
 statements and the time they took (their processor time counted), and the waits for cheroot's
-lock on its list of connections.
+lock on its list of connections; then how many threads, on average, waited for that lock
+between requests.
 """
 
 from __future__ import annotations
@@ -125,15 +126,17 @@ class Side:
         self.bench = Bench(deployment, self.server, {}, 0, {}, club=ClubNight(fill, {}))
         self.runs: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
+        self.between: dict[str, float] = {}
+        self.seconds = 0.0
 
-    def run(self, sessions: int, seconds: float, note: str) -> dict[str, Any]:
+    def run(self, sessions: int, seconds_run: float, note: str) -> dict[str, Any]:
         core = min(os.sched_getaffinity(self.server.process.pid))
         ticks, waited = core_ticks(core), waited_for_core(self.server.process.pid)
-        load = club_step(self.bench, sessions, seconds)
+        load = club_step(self.bench, sessions, seconds_run)
         after = core_ticks(core)
         idle = (after[3] + after[4] - ticks[3] - ticks[4]) / (sum(after) - sum(ticks))
         load["core_idle_share"] = idle
-        load["waiting_for_core"] = (waited_for_core(self.server.process.pid) - waited) / seconds
+        load["waiting_for_core"] = (waited_for_core(self.server.process.pid) - waited) / seconds_run
         p95 = load["p95"]
         print(
             f"  {self.label:<10} {note:<8} p95 table page {p95['table_pages']:6.1f} ms "
@@ -150,7 +153,11 @@ class Side:
             while not self.noted.exists():
                 time.sleep(0.1)
             if note != "warm-up":
-                self.requests += json.loads(self.noted.read_text())
+                noted = json.loads(self.noted.read_text())
+                self.requests += noted["requests"]
+                for name, seconds in noted["between"].items():
+                    self.between[name] = self.between.get(name, 0.0) + seconds
+                self.seconds += seconds_run
         return load
 
 
@@ -176,6 +183,8 @@ def taken_apart(side: Side) -> None:
             scale = 1 if name.endswith("_count") else 1000
             cells.append(f"{statistics.mean(values) * scale:.1f} / {p95(values) * scale:.1f}")
         print(f"  {kind:<13}{len(these):>7}" + "".join(f"{cell:>24}" for cell in cells))
+    waited = side.between.get("connections_lock", 0.0) / side.seconds
+    print(f"  between requests, threads waiting for cheroot's lock: {waited:.2f} on average")
 
 
 def main() -> None:
