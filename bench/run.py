@@ -431,13 +431,19 @@ class RunClock:
     def __init__(self, server_pid: int) -> None:
         self.server_pid = server_pid
         self.server_used = cpu_seconds(server_pid)
+        self.core_used = core_busy_seconds()
         self.generator_used = time.process_time()
         self.started = time.perf_counter()
 
     def shares(self) -> dict[str, float]:
         elapsed = time.perf_counter() - self.started
+        server = (cpu_seconds(self.server_pid) - self.server_used) / elapsed
+        core = (core_busy_seconds() - self.core_used) / elapsed
         return {
-            "server_busy_share": (cpu_seconds(self.server_pid) - self.server_used) / elapsed,
+            "server_busy_share": server,
+            # The server's core is not the server's alone on a host that runs anything else:
+            # its threads then wait for the core while the server's own share reads low.
+            "core_others_share": max(0.0, core - server),
             # A generator short of its core would hold answers it has received: the
             # latencies would then be partly its own.
             "generator_busy_share": (time.process_time() - self.generator_used) / elapsed,
@@ -956,6 +962,19 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def core_busy_seconds() -> float:
+    """The time the server's cores have spent running anything (the server, or another
+    process of the host) so far."""
+    busy = 0
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *ticks = line.split()
+        if name.startswith("cpu") and name[3:].isdigit() and int(name[3:]) in SERVER_CORES:
+            # user nice system idle iowait irq softirq steal: all but idle and iowait
+            values = [int(tick) for tick in ticks[:8]]
+            busy += sum(values) - values[3] - values[4]
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
 def load_step(
     server: Server, fill_data: dict[str, Any], tables: int, seconds: float, connections: int
 ) -> dict[str, Any]:
@@ -1132,8 +1151,9 @@ def tables_run(bench: Bench, tables: int, seconds: float, note: str = "") -> dic
             f"  {bench.deployment.label:<20} {tables:>4} tables{note and f' ({note})'}: page p95 "
             f"{load['page_p95']:7.1f} ms over {len(load['pages'])} pages, {len(load['polls'])} "
             f"polls ({load['kept']:.0%} of the schedule), {len(load['posts'])} posts, "
-            f"{load['errors']} errors, server core {load['server_busy_share']:.0%} busy, "
-            f"generator {load['generator_busy_share']:.0%}",
+            f"{load['errors']} errors, server core {load['server_busy_share']:.0%} busy "
+            f"(others {load['core_others_share']:.0%}), generator "
+            f"{load['generator_busy_share']:.0%}",
             flush=True,
         )
         return load
@@ -1210,6 +1230,7 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
         "post_round_p95_ms": [percentile(load["posts"], 0.95) for load in at],
         "poll_p95_ms": [percentile(load["polls"], 0.95) for load in at],
         "server_busy_share": [load["server_busy_share"] for load in at],
+        "core_others_share": [load["core_others_share"] for load in at],
         "generator_busy_share": [load["generator_busy_share"] for load in at],
         "static_rps": [rate["static"] for rate in rates],
         "round_page_rps": [rate["page"] for rate in rates],
@@ -1278,8 +1299,9 @@ def club_run(bench: Bench, sessions: int, seconds: float, note: str = "") -> dic
             f"director {p95['director_pages']:.1f} ms ({len(load['director_pages'])}), player "
             f"pages {len(load['player_pages'])}, polls {len(load['polls'])} + "
             f"{len(load['table_polls'])} ({load['kept']:.0%} of the schedule), "
-            f"{load['errors']} errors, server core {load['server_busy_share']:.0%} busy, "
-            f"generator {load['generator_busy_share']:.0%}",
+            f"{load['errors']} errors, server core {load['server_busy_share']:.0%} busy "
+            f"(others {load['core_others_share']:.0%}), generator "
+            f"{load['generator_busy_share']:.0%}",
             flush=True,
         )
         return load
@@ -1358,6 +1380,7 @@ def club_figures(bench: Bench, target: int, runs: int) -> dict[str, Any]:
             sum(len(load[kind]) for kind in CLUB_KINDS) / max(LATENCY_SECONDS, 1) for load in at
         ],
         "server_busy_share": [load["server_busy_share"] for load in at],
+        "core_others_share": [load["core_others_share"] for load in at],
         "generator_busy_share": [load["generator_busy_share"] for load in at],
         "static_rps": [rate["static"] for rate in rates],
         "table_page_rps": [rate["table_page"] for rate in rates],

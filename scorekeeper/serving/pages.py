@@ -351,10 +351,16 @@ def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:
     Drawing a page only reads. On PostgreSQL a transaction costs two round trips more (BEGIN,
     and ROLLBACK at the end), and each round trip waits for the interpreter while another
     thread computes; its statements would not see one state of the game anyway (each one reads
-    what is committed when it starts, PostgreSQL's default), nor do they on SQLite, where the
-    driver begins a transaction only to write. The connection goes back to the pool once the
-    page is drawn, so that nothing later in the request writes outside a transaction."""
-    if db.session().in_transaction():
+    what is committed when it starts, PostgreSQL's default). The connection goes back to the
+    pool once the page is drawn, so that nothing later in the request writes outside a
+    transaction.
+
+    On SQLite the driver begins a transaction only to write: the reads are made outside one
+    as they are. There, setting the connection's isolation level back as it returned to the
+    pool was a statement more (``PRAGMA read_uncommitted``), which gave up the interpreter and
+    waited for it again while other threads computed: under a club night's load, a tenth of
+    a table page's time (``bench/waits.py --apart``)."""
+    if db.session().in_transaction() or db.engine.dialect.name == "sqlite":
         return draw()
     db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
     try:
