@@ -11,6 +11,7 @@ from scorekeeper.club import (  # noqa: E402, F401
     corrections,
     director,
     evening,
+    event,
     field,
     hands,
     printouts,

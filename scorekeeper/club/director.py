@@ -20,7 +20,6 @@ from scorekeeper.club.family import (
     FAMILY,
     improbable_text,
 )
-from scorekeeper.club.field import directs
 from scorekeeper.club.forms import (
     LeadForm,
     NamesForm,
@@ -29,8 +28,10 @@ from scorekeeper.club.forms import (
 )
 from scorekeeper.club.hands import (
     hand_records,
+    put_deals,
 )
 from scorekeeper.club.models import ClubField, ClubSession
+from scorekeeper.club.organisers import directs
 from scorekeeper.club.pages import club_session, refused, scored, table_links, table_path
 from scorekeeper.club.rows import ClubPair, ClubResult, ClubTable
 from scorekeeper.extensions import db
@@ -86,9 +87,19 @@ def added_section(form: SetupForm, field: ClubField) -> ClubSession:
     again = game_started_by(form_key(form.nonce.data))
     sent_before = isinstance(again, ClubSession) and again.field_id == field.id
     name = again.section if sent_before and isinstance(again, ClubSession) else field.next_name()
-    section = one_session(form, name, scoring=field.sections[0].scoring.value)
-    if form.board_set.data == "own":
-        section.setting("board_set", section.section)
+    if field.simultaneous:  # a club's section of the event: its deals, its scoring
+        section = one_session(form, name, scoring=field.event_scoring.value)
+        section.setting("event", field.name)
+        if field.played_on is not None:
+            section.setting("date", field.played_on.isoformat())
+        movement = section.movement
+        assert movement is not None
+        deals = field.event_deals  # those of the boards its movement plays
+        put_deals(section, {b: deals[b] for b in range(1, movement.boards + 1) if b in deals})
+    else:
+        section = one_session(form, name, scoring=field.sections[0].scoring.value)
+        if form.board_set.data == "own":
+            section.setting("board_set", section.section)
     section.field_id = field.id  # not through the relationship: not flushed before its nonce
     # The other sections' figures change with the new one's N: their pages are drawn again.
     count_changed_in([other.id for other in field.sections], section.family)

@@ -3,6 +3,7 @@ ranking, how the field is scored, and the ranking to print."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -15,11 +16,15 @@ from scorekeeper.club import bp, files
 from scorekeeper.club.family import pair_label
 from scorekeeper.club.forms import FieldForm
 from scorekeeper.club.models import ClubField, ClubSession
+from scorekeeper.club.organisers import directs
+from scorekeeper.club.pages import club_session
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.extensions import db
+from scorekeeper.games.links import link_base
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.rules.common import RuleError, Side
+from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.field import FieldScore, FieldStanding
 
 
@@ -30,6 +35,10 @@ class FieldLine:
     rank: int
     tied: bool
     section: str
+    club: str
+    """The club the pair played at, in a simultaneous ("" otherwise)."""
+    club_rank: int
+    club_tied: bool
     pair: str
     names: str
     total: Fraction
@@ -39,49 +48,62 @@ class FieldLine:
 
 
 def field_or_404(field_id: str) -> ClubField:
+    """The field (a simultaneous may have no club's section yet)."""
     if not GAME_ID.fullmatch(field_id):
         abort(404)
     found = db.session.get(ClubField, field_id)
-    if found is None or not found.sections:
+    if found is None or not (found.sections or found.simultaneous):
         abort(404)
     return found
 
 
-def directs(field: ClubField) -> bool:
-    """Whether this browser directs the field: it scores every one of its sections."""
-    return all(is_scorer(section.id, section.family) for section in field.sections)
-
-
 def field_rankings(
-    field: ClubField, *, scorer: bool, section: ClubSession | None = None
+    field: ClubField,
+    *,
+    scorer: bool,
+    section: ClubSession | None = None,
+    seen_from: ClubSession | None = None,
+    rounds: int | None = None,
 ) -> tuple[list[tuple[Side | None, list[FieldLine]]], str | None]:
     """The field's rankings as a page shows them (one per direction where every section
-    ranks so), or the engine's refusal. Names where each section's director shows them."""
+    ranks so), or the engine's refusal: the whole field, or as a club of a simultaneous may
+    see it (``seen_from``, its results of its first ``rounds`` alone where given). Names for
+    the field's director, or where each section's director shows them."""
     try:
-        score = field.score()
+        score = field.score(seen_from, rounds)
     except RuleError as error:
         return [], rule_message(error)
     return [
-        (side, lines(field, score, found, scorer, section)) for side, found in score.overall
+        (side, lines(field, score, side, found, scorer, section)) for side, found in score.overall
     ], None
 
 
 def lines(
     field: ClubField,
     score: FieldScore,
+    side: Side | None,
     standings: tuple[FieldStanding, ...],
     scorer: bool,
     shown_in: ClubSession | None,
 ) -> list[FieldLine]:
     sections = {section.section: section for section in field.sections}
+    places = {
+        standing.pair: standing
+        for name in sections
+        for standing in score.section_standings(name, side)
+    }
     found = []
     for standing in standings:
         section = sections[standing.pair.section]
+        in_club = places[standing.pair]
         found.append(
             FieldLine(
                 standing.rank,
                 standing.tied,
                 standing.pair.section,
+                section.club if field.simultaneous else "",
+                in_club.rank,
+                in_club.tied,
                 pair_label(standing.pair.pair),
                 section.public_name_of(standing.pair.pair, scorer),
                 standing.total,
@@ -104,20 +126,21 @@ def progress(section: ClubSession) -> tuple[int, int]:
 
 @bp.get("/field/<field_id>")
 def field_page(field_id: str) -> str:
-    """The director's page of a field: its sections side by side, the field's ranking."""
+    """The director's page of a field: its sections side by side, the field's ranking; for a
+    simultaneous, its organiser's: the clubs and how far each has got, the links to hand out."""
     field = field_or_404(field_id)
     if not directs(field):
         abort(404)
     rankings, problem = field_rankings(field, scorer=True)
-    first = field.sections[0]
     return render_template(
         "club/field.html",
         field=field,
-        first=first,
+        first=field.sections[0] if field.sections else None,
         sections=[(section, *progress(section)) for section in field.sections],
         rankings=rankings,
         problem=problem,
-        scoring=first.scoring,
+        scoring=field_scoring(field),
+        links=event_links(field) if field.simultaneous else None,
         form=FieldForm(
             data={
                 "across": "across" if field.across else "apart",
@@ -127,11 +150,29 @@ def field_page(field_id: str) -> str:
     )
 
 
+def field_scoring(field: ClubField) -> Scoring:
+    if field.simultaneous:
+        return field.event_scoring
+    return field.sections[0].scoring
+
+
+def event_links(field: ClubField) -> dict[str, str]:
+    """A simultaneous's organiser link (for another phone of the organiser's) and the link
+    clubs join it by."""
+    base = link_base()
+    return {
+        "organiser": base
+        + url_for(".organise_event", field_id=field.id, token=field.organiser_token),
+        "clubs": base + url_for(".join_event", field_id=field.id, token=field.join_token),
+    }
+
+
 @bp.post("/field/<field_id>")
 def change_field(field_id: str) -> Response:
-    """How the field is scored, and which ranking the players see."""
+    """How the field is scored, and which ranking the players see (an evening's field: a
+    simultaneous is scored across, each club showing what its director chooses)."""
     field = field_or_404(field_id)
-    if not directs(field):
+    if not directs(field) or field.simultaneous:
         abort(404)
     form = FieldForm()
     if not form.validate():
@@ -151,45 +192,114 @@ def change_field(field_id: str) -> Response:
     return redirect(url_for(".field_page", field_id=field.id))
 
 
+def public_field(field: ClubField) -> bool:
+    """Whether everyone with the field's address may see its ranking: an evening's where its
+    director shows the players the whole field; a simultaneous's once every club has closed."""
+    if field.simultaneous:
+        return field.closed_everywhere
+    return field.shown_to_players()
+
+
 @bp.get("/field/<field_id>/ranking")
 def field_ranking(field_id: str) -> str:
-    """The field's ranking to print: for its director, or for everyone where the director
-    shows the players the whole field."""
+    """The field's ranking to print: for its director, or for everyone where it is public."""
     field = field_or_404(field_id)
     scorer = directs(field)
-    if not scorer and not field.shown_to_players():
+    if not scorer and not public_field(field):
         abort(404)
     rankings, problem = field_rankings(field, scorer=scorer)
+    return render_ranking(field, rankings, problem, scorer=scorer)
+
+
+def render_ranking(
+    field: ClubField,
+    rankings: list[tuple[Side | None, list[FieldLine]]],
+    problem: str | None,
+    *,
+    scorer: bool,
+    section: ClubSession | None = None,
+    rounds: int | None = None,
+) -> str:
     return render_template(
         "club/field_ranking.html",
         field=field,
         scorer=scorer,
-        first=field.sections[0],
+        first=section or field.sections[0],
+        section=section,
+        rounds=rounds,
         rankings=rankings,
         problem=problem,
-        scoring=field.sections[0].scoring,
+        scoring=field_scoring(field),
     )
+
+
+@bp.get("/<game_id>/field")
+def section_field_ranking(game_id: str) -> str | Response:
+    """The field's ranking as a club's players see it from their section's page: as their
+    director shows their own ranking (as it stands, round by round, at the end), of the
+    boards their club has played (nothing of a board is seen at a club before it is played
+    there)."""
+    game = club_session(game_id)
+    field = game.field if game.field_id is not None else None
+    if field is None:
+        abort(404)
+    if not field.simultaneous:
+        return redirect(url_for(".field_ranking", field_id=field.id))
+    scorer = is_scorer(game.id, game.family)
+    if not (scorer or game.shows_ranking()):
+        abort(404)
+    rounds = game.ranking_shown_after(scorer)
+    rankings: list[tuple[Side | None, list[FieldLine]]] = []
+    problem = None
+    if rounds != 0:
+        rankings, problem = field_rankings(
+            field, scorer=False, section=game, seen_from=game, rounds=rounds
+        )
+    return render_ranking(field, rankings, problem, scorer=False, section=game, rounds=rounds)
 
 
 @bp.get("/field/<field_id>/field.xml")
 def field_usebio(field_id: str) -> Response:
     """The field's USEBIO file: for its director, or for everyone once every section's files
     are everyone's."""
+    return field_file(
+        field_id,
+        lambda field, director: files.field_usebio(field, director=director),
+        "usebio.xml",
+        "application/xml",
+    )
+
+
+@bp.get("/field/<field_id>/field.pbn")
+def field_pbn(field_id: str) -> Response:
+    """The field's PBN file, every section's boards: for its director, or for everyone once
+    every section's files are everyone's."""
+    return field_file(
+        field_id,
+        lambda field, director: files.field_pbn(field, director=director).encode(),
+        "results.pbn",
+        "application/x-pbn; charset=utf-8",
+    )
+
+
+def field_file(
+    field_id: str, write: Callable[[ClubField, bool], bytes], suffix: str, mimetype: str
+) -> Response:
     field = field_or_404(field_id)
     director = directs(field)
-    if not director and not all(s.results_files_for_everyone() for s in field.sections):
+    if not field.sections or (
+        not director and not all(s.results_files_for_everyone() for s in field.sections)
+    ):
         abort(404)
     try:
-        data = files.field_usebio(field, director=director)
+        data = write(field, director)
     except RuleError as error:
         flash(rule_message(error), "error")
         if director:
             return redirect(url_for(".field_page", field_id=field.id))
         return redirect(url_for(".session", game_id=field.sections[0].id))
-    first = field.sections[0]
-    name = f"field-{first.created_at:%Y-%m-%d}-{field.id}-usebio.xml"
+    day = field.played_on or field.sections[0].created_at.date()
+    name = f"field-{day:%Y-%m-%d}-{field.id}-{suffix}"
     return Response(
-        data,
-        mimetype="application/xml",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )

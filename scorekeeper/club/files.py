@@ -46,7 +46,18 @@ def field_score(game: ClubSession) -> SessionScore | None:
 def field_usebio(field: ClubField, *, director: bool) -> bytes:
     """The field's USEBIO file: a SECTION for each section, each with its figures in the
     field, the pairs' names for the director or where their section shows them."""
-    sections = [
+    return usebio.write_field_usebio(field_sections(field, director), field.score())
+
+
+def field_pbn(field: ClubField, *, director: bool) -> str:
+    """The field's PBN file: every section's boards, each with its figures in the field."""
+    return pbn.write_field_pbn(field_sections(field, director), field.score())
+
+
+def field_sections(field: ClubField, director: bool) -> list[Section]:
+    """The field's sections as its files give them: the pairs' names for the director or
+    where their section shows them."""
+    return [
         Section(
             section.section,
             shared_record(section, director or section.names_shown),
@@ -54,7 +65,6 @@ def field_usebio(field: ClubField, *, director: bool) -> bytes:
         )
         for section in field.sections
     ]
-    return usebio.write_field_usebio(sections, field.score())
 
 
 def shared_record(game: ClubSession, names: bool) -> SessionRecord:

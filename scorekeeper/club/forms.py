@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf.file import FileField, FileSize
 from wtforms import (
+    DateField,
     FieldList,
     HiddenField,
     RadioField,
@@ -16,20 +19,27 @@ from wtforms import (
     SelectMultipleField,
     StringField,
 )
-from wtforms.validators import Length
+from wtforms.validators import Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.club.models import ClubField, Shown
+from scorekeeper.club.organisers import directs, may_join
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
 from scorekeeper.extensions import db
-from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
-from scorekeeper.games.forms import ChangeForm, NewGameForm
-from scorekeeper.games.rights import is_scorer
+from scorekeeper.forms import (
+    ExtraValidators,
+    Form,
+    SelectChoice,
+    WholeNumberField,
+    printable,
+    stripped,
+)
+from scorekeeper.games.forms import ChangeForm, ImportForm, NewGameForm
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.hands import HandError, card_text, deck, parse_card
-from scorekeeper.rules.movements import MovementKind
+from scorekeeper.rules.movements import MovementKind, howell, mitchell
 
 MAX_EVENT = 60
 MAX_NAMES = 60
@@ -41,6 +51,21 @@ SECTIONS = range(1, 7)
 
 def numbers(values: range) -> list[SelectChoice]:
     return [SelectChoice(value, str(value)) for value in values]
+
+
+def scoring_field() -> RadioField:
+    return RadioField(
+        _l("Scoring"),
+        choices=[
+            SelectChoice(Scoring.MATCHPOINTS.value, _l("Matchpoints, in percent")),
+            SelectChoice(Scoring.BUTLER.value, _l("Butler: IMPs against the datum")),
+            SelectChoice(
+                Scoring.CROSS_IMPS.value,
+                _l("Cross-IMPs: IMPs against every other result, averaged"),
+            ),
+        ],
+        default=Scoring.MATCHPOINTS.value,
+    )
 
 
 def shown_field() -> RadioField:
@@ -128,18 +153,7 @@ class SetupForm(NewGameForm):
         ],
         default="even",
     )
-    scoring = RadioField(
-        _l("Scoring"),
-        choices=[
-            SelectChoice(Scoring.MATCHPOINTS.value, _l("Matchpoints, in percent")),
-            SelectChoice(Scoring.BUTLER.value, _l("Butler: IMPs against the datum")),
-            SelectChoice(
-                Scoring.CROSS_IMPS.value,
-                _l("Cross-IMPs: IMPs against every other result, averaged"),
-            ),
-        ],
-        default=Scoring.MATCHPOINTS.value,
-    )
+    scoring = scoring_field()
 
     shown = shown_field()
     lead = lead_field()
@@ -172,21 +186,46 @@ class SetupForm(NewGameForm):
             if field.data and not printable(field.data):
                 field.errors = [_("A name is made of letters, digits and signs.")]
                 return False
-        if valid and self.field.data and self.joined() is None:
-            self.form_errors.append(
-                _("This field is not one you direct: open it from its director's phone.")
-            )
-            return False
+        if valid and self.field.data:
+            joined = self.joined()
+            if joined is None:
+                self.form_errors.append(
+                    _("This field is not one you direct: open it from its director's phone.")
+                )
+                return False
+            if joined.simultaneous and not self.club.data:
+                self.club.errors = [_("Give your club's name: the event's ranking names it.")]
+                return False
+            if joined.simultaneous and joined.deals and self.boards() > len(joined.deals):
+                self.boards_per_round.errors = [
+                    ngettext(
+                        "This movement plays %(boards)d boards; the event has %(num)d deal.",
+                        "This movement plays %(boards)d boards; the event has %(num)d deals.",
+                        len(joined.deals),
+                        boards=self.boards(),
+                    )
+                ]
+                return False
         return valid
 
+    def joining_event(self) -> ClubField | None:
+        """The simultaneous the form adds a club's section to (``?field=``), if it is one."""
+        asked = str(self.field.data or request.args.get("field", ""))[:16]
+        found = db.session.get(ClubField, asked) if asked else None
+        return found if found is not None and found.simultaneous else None
+
+    def boards(self) -> int:
+        """The boards the movement chosen plays."""
+        build = mitchell if self.movement.data == MovementKind.MITCHELL else howell
+        return build(int(self.tables.data), int(self.boards_per_round.data)).boards
+
     def joined(self) -> ClubField | None:
-        """The field a section is added to, where this browser directs every section of it."""
+        """The field a section is added to: an evening's whose every section this browser
+        directs, or a simultaneous it was given the clubs' link of."""
         found = db.session.get(ClubField, str(self.field.data)[:16])
-        if found is None or not found.sections:
+        if found is None:
             return None
-        if not all(is_scorer(section.id, section.family, sure=True) for section in found.sections):
-            return None
-        return found
+        return found if directs(found) or may_join(found) else None
 
 
 class NamesForm(ChangeForm):
@@ -429,3 +468,73 @@ class FieldForm(Form):
         ],
         default="section",
     )
+
+
+EVENT_BOARDS = (1, 64)
+
+
+class EventForm(Form):
+    """A simultaneous set up by its organiser: its name, date, scoring and deals."""
+
+    MAX_BYTES = 2_000_000
+
+    nonce = HiddenField(validators=[Length(max=32)])
+    name = StringField(
+        _l("Event"), validators=[Length(max=MAX_EVENT)], filters=[stripped], default=""
+    )
+    played_on = DateField(_l("Played on"), validators=[Optional()])
+    scoring = scoring_field()
+    deals_from = RadioField(
+        _l("Deals"),
+        choices=[
+            SelectChoice("dealt", _l("Dealt here at random")),
+            SelectChoice("file", _l("From a dealing program's PBN file")),
+        ],
+        default="dealt",
+    )
+    boards = WholeNumberField(
+        _l("Boards dealt here"),
+        validators=[Optional()],
+        low=EVENT_BOARDS[0],
+        high=EVENT_BOARDS[1],
+        out_of_range=_l("From %(min)d to %(max)d boards."),
+        default=36,
+    )
+    file = FileField(
+        _l("Hand records (.pbn)"),
+        validators=[FileSize(MAX_BYTES, message=_l("This file is too large to be hand records."))],
+    )
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if not self.name.data:
+            self.name.errors = [*self.name.errors, _("Give the event a name.")]
+            valid = False
+        elif not printable(self.name.data):
+            self.name.errors = [_("A name is made of letters, digits and signs.")]
+            valid = False
+        if valid and self.played_on.data is None:
+            self.played_on.errors = [_("Give the day the event is played.")]
+            valid = False
+        if valid and self.deals_from.data == "dealt" and self.boards.data is None:
+            self.boards.errors = [_("Say how many boards to deal.")]
+            valid = False
+        if valid and self.deals_from.data == "file" and not self.file.data:
+            self.file.errors = [_("Choose a PBN file of hand records.")]
+            valid = False
+        return valid
+
+
+class SectionFileForm(ImportForm):
+    """A club's section of a simultaneous, scored on the club's own computer: its file."""
+
+    club = StringField(
+        _l("Club"), validators=[Length(max=MAX_EVENT)], filters=[stripped], default=""
+    )
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.club.data and not printable(self.club.data):
+            self.club.errors = [_("A name is made of letters, digits and signs.")]
+            return False
+        return valid

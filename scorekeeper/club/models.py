@@ -14,12 +14,12 @@ from datetime import date, datetime
 from enum import StrEnum
 from functools import lru_cache
 
-from sqlalchemy import ForeignKey, String, false, true
+from sqlalchemy import JSON, ForeignKey, String, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable, _decimal
 from scorekeeper.extensions import Model
-from scorekeeper.games.models import Game, Setting, new_game_id, utcnow
+from scorekeeper.games.models import Game, Setting, new_game_id, new_scorer_token, utcnow
 from scorekeeper.rules.bridge import Side
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -68,17 +68,84 @@ class ClubField(Model):
     """Whether the players' pages rank the whole field (or their own section)."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
+    # --- A simultaneous across clubs: the organiser's event, each club a section of it ---
+
+    simultaneous: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the field is an event clubs join, each with its own director (or one evening's
+    sections under one director)."""
+    name: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    played_on: Mapped[date | None]
+    scoring: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    """The event's scoring (a Scoring value): every club's section is scored so."""
+    deals: Mapped[dict[str, str] | None] = mapped_column(JSON)
+    """The event's deals, by board (PBN's deal text): every club plays these boards."""
+    organiser_token: Mapped[str | None] = mapped_column(String(32))
+    """The secret of the organiser's link (an event's alone)."""
+    join_token: Mapped[str | None] = mapped_column(String(32))
+    """The secret of the link a club joins the event by."""
+    setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
+    """The one-time value of the form that set the event up (a double tap is one event)."""
+
     sections: Mapped[list[ClubSession]] = relationship(
         back_populates="field", order_by="ClubSession.created_at, ClubSession.id"
     )
 
-    def score(self) -> FieldScore:
+    @classmethod
+    def event(
+        cls, name: str, played_on: date, scoring: Scoring, deals: dict[int, str]
+    ) -> ClubField:
+        """A simultaneous: its organiser's and its clubs' links, its deals."""
+        return cls(
+            simultaneous=True,
+            name=name,
+            played_on=played_on,
+            scoring=scoring.value,
+            deals={str(board): deal for board, deal in deals.items()},
+            organiser_token=new_scorer_token(),
+            join_token=new_scorer_token(),
+        )
+
+    @property
+    def event_deals(self) -> dict[int, str]:
+        return {int(board): deal for board, deal in (self.deals or {}).items()}
+
+    @property
+    def event_scoring(self) -> Scoring:
+        try:
+            return Scoring(self.scoring)
+        except ValueError:
+            return Scoring.MATCHPOINTS
+
+    @property
+    def closed_everywhere(self) -> bool:
+        """Every section is closed (a section uploaded from its club's file is)."""
+        return bool(self.sections) and all(section.closed for section in self.sections)
+
+    def score(self, seen_from: ClubSession | None = None, rounds: int | None = None) -> FieldScore:
         """The field scored, every section with every result in (RuleError: a section the
-        engine refuses)."""
-        sections = [
-            Section(section.section, section.record(), section.board_set)
-            for section in self.sections
-        ]
+        engine refuses). Seen from a club's section of a simultaneous (``seen_from``), before
+        every club has closed: that club's results of its first ``rounds`` (all where
+        ``None``) and every club's results of the boards those are on, so that nothing of a
+        board is seen at a club before it is played there (a club yet to start sees nothing)."""
+        if seen_from is None or not self.simultaneous or self.closed_everywhere:
+            sections = [
+                Section(section.section, section.record(), section.board_set)
+                for section in self.sections
+            ]
+            return score_field(sections, across=self.across)
+        own = [result for result in seen_from.results if rounds is None or result.round <= rounds]
+        begun = {result.board for result in own}
+        sections = []
+        for section in self.sections:
+            record = section.record()
+            kept = tuple(
+                result
+                for result in record.results
+                if result.board in begun
+                and (section is not seen_from or rounds is None or result.round <= rounds)
+            )
+            record = dataclasses.replace(record, results=kept)
+            sections.append(Section(section.section, record, section.board_set))
         return score_field(sections, across=self.across)
 
     def shown_to_players(self) -> bool:
@@ -252,9 +319,10 @@ class ClubSession(Game):
     @property
     def shown(self) -> Shown:
         """What the director shows before the session closes (a session read from a file was
-        played elsewhere: all of it)."""
+        played elsewhere: all of it; a club's section of a field uploaded from its file, what
+        every closed section shows until the field's last section closes)."""
         if self.movement_kind == FROM_FILE:
-            return Shown.ALL
+            return Shown.ALL if self.field_id is None else Shown.AT_THE_END
         try:
             return Shown(self.settings.get("shown", Shown.PLAYED))
         except ValueError:
@@ -292,7 +360,7 @@ class ClubSession(Game):
         """Whether the boards' hands are for everyone: once the session is closed (and every
         section playing its boards), or for a session played elsewhere (read from its results
         file). Until then a board's hands are for those who have played it."""
-        return self.closed_everywhere or self.movement_kind == FROM_FILE
+        return self.closed_everywhere or (self.movement_kind == FROM_FILE and self.field_id is None)
 
     def results_files_for_everyone(self) -> bool:
         """Whether whoever has the session's address may have its PBN and USEBIO files: once
@@ -413,8 +481,12 @@ class ClubSession(Game):
             return []
         return [other.id for other in self.field.sections if other.id != self.id]
 
-    started_with = shown_with
-    """A field's sections are set up together, by its director."""
+    def started_with(self) -> list[str]:
+        """The sections set up with this one by the same director: an evening's field's
+        others (a club's section of a simultaneous is its own director's alone)."""
+        if self.field_id is None or self.field is None or self.field.simultaneous:
+            return []
+        return self.shown_with()
 
     def rounds_finished(self) -> int:
         """The last round every table has finished (0 before the first is)."""

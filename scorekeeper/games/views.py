@@ -99,11 +99,14 @@ def import_page(
     template: str,
     label: str | None = None,
     too_large: str | None = None,
+    form_class: type[ImportForm] = ImportForm,
+    **context: object,
 ) -> str | Response | tuple[str, int]:
     """A file's form: drawn, drawn again with what is wrong in the file, or the game ``read``
     makes of it stored. The same file sent twice is one game. A family's own kind of file
-    has its own ``label``, and says so when it is ``too_large``."""
-    form = ImportForm()  # more than the app's upload limit never gets here: it is a 413 page
+    has its own ``label``, and says so when it is ``too_large``; its page is drawn with
+    ``context`` (its form a ``form_class``)."""
+    form = form_class()  # more than the app's upload limit never gets here: it is a 413 page
     if label is not None:
         form.file.label.text = label
     if too_large is not None:
@@ -125,7 +128,7 @@ def import_page(
     if not form.nonce.data:
         form.nonce.data = new_nonce()
     status = 422 if form.is_submitted() else 200
-    return render_template(template, form=form), status
+    return render_template(template, form=form, **context), status
 
 
 def store_imported(game: Game, key: str | None) -> Response:

@@ -45,6 +45,7 @@ from scorekeeper.rules.duplicate import (
     SessionScore,
     TableResult,
 )
+from scorekeeper.rules.field import FieldScore, Section
 from scorekeeper.rules.files import (
     MAX_BOARD,
     MAX_BYTES,
@@ -831,11 +832,29 @@ _WRITTEN_SCORING = {
 }
 
 
+def write_field_pbn(sections: Sequence[Section], score: FieldScore) -> str:
+    """A field of sections (:mod:`scorekeeper.rules.field`) as one PBN 2.0 export: each
+    section's boards as :func:`write_pbn` writes a session, every game tagged with its section
+    (PBN's ``Section`` tag), the figures those of ``score`` (across the field, or each section
+    on its own), each section's TotalScoreTable its pairs' places among themselves."""
+    lines = ["% PBN 2.0", "% EXPORT"]
+    for section in sections:
+        text = write_pbn(
+            section.record, score=score.section_score(section.name), section=section.name
+        )
+        games = text.split("\n", 2)[2]  # the file's own header lines are written once
+        if len(lines) > 2:
+            lines.append("")
+        lines.append(games.rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
 def write_pbn(
     session: SessionRecord,
     *,
     score: SessionScore | None = None,
     published: Published | None = None,
+    section: str = "",
 ) -> str:
     """The session as a PBN 2.0 export: one game per board (every board with results or a
     deal), each with the 15 mandatory tags and a ScoreTable of its results with their scores
@@ -884,6 +903,7 @@ def write_pbn(
             lines.append("")
         lines += [
             f"[Event {event}]",
+            *([f"[Section {_quoted(section)}]"] if section else []),
             f"[Site {site}]",
             f'[Date "{date_text}"]',
             f'[Board "{board}"]',

@@ -17,7 +17,7 @@ from tests.browser.test_ascenseur_phone import no_sideways_scroll
 from tests.browser.test_club_phones import phone_at_tables, table_links
 from tests.browser.test_sheet_print import ARTIFACTS
 from tests.web.test_club import ns_score, ranking_rows
-from tests.web.test_club_field import counted_by_hand, shown_pairs
+from tests.web.test_club_field import counted_by_hand, shown_pairs, two_places
 
 
 def start_field(page: Page, base: str, tables: int, sections: int) -> None:
@@ -83,7 +83,7 @@ def test_two_sections_entered_on_phones_rank_across_the_field(
     shown = shown_pairs(director.content())
     assert set(shown) == set(expected)
     for pair, (_place, pct) in shown.items():
-        assert pct == f"{float(expected[pair]):.2f}", pair
+        assert pct == two_places(expected[pair]), pair
     no_sideways_scroll(director)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     director.screenshot(path=str(Path(ARTIFACTS) / "club-field-360.png"), full_page=True)
@@ -91,7 +91,7 @@ def test_two_sections_entered_on_phones_rank_across_the_field(
     director.get_by_role("link", name="Section B", exact=True).click()
     for _place, pair, pct in ranking_rows(director.content()):
         direction, number = pair.split(" ")
-        assert pct == f"{float(expected[('B', direction, int(number))]):.2f}"
+        assert pct == two_places(expected[("B", direction, int(number))])
     for phone in phones.values():
         phone.context.close()
     director.context.close()

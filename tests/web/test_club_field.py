@@ -4,6 +4,7 @@ link may see of it."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -84,6 +85,12 @@ def counted_by_hand(
     return {pair: 100 * total / top for pair, (total, top) in totals.items()}
 
 
+def two_places(value: Fraction) -> str:
+    """A percentage as the pages write it: two decimals, half up (RULES.md §4)."""
+    hundredths = math.floor(value * 100 + Fraction(1, 2))
+    return f"{hundredths // 100}.{hundredths % 100:02d}"
+
+
 def play(section: Club, tables: int, seed: int) -> list[tuple[int, int, int, int]]:
     movement = mitchell(tables, 2)
     played = []
@@ -122,7 +129,7 @@ def test_sections_on_the_same_boards_rank_across_the_field_as_a_count_by_hand(
     shown = shown_pairs(page)
     assert set(shown) == set(expected)
     for pair, (_place, pct) in shown.items():
-        assert pct == f"{float(expected[pair]):.2f}", pair
+        assert pct == two_places(expected[pair]), pair
     for direction in ("NS", "EW"):
         mine = {pair: pct for pair, pct in expected.items() if pair[1] == direction}
         for pair, pct in mine.items():
@@ -136,7 +143,7 @@ def test_sections_on_the_same_boards_rank_across_the_field_as_a_count_by_hand(
         for place, pair, pct in rows:
             direction, number = pair.split(" ")
             mine = expected[(name, direction, int(number))]
-            assert pct == f"{float(mine):.2f}"
+            assert pct == two_places(mine)
             rivals = [p for key, p in own.items() if key[1] == direction]
             assert int(place.rstrip("=")) == 1 + sum(other > mine for other in rivals)
 
@@ -173,7 +180,7 @@ def test_each_section_on_its_own_is_ranked_as_a_session_of_its_own(
     rows = ranking_rows(text(client.get(sections["A"].url)))
     for _place, pair, pct in rows:
         direction, number = pair.split(" ")
-        assert pct == f"{float(alone[('A', direction, int(number))]):.2f}"
+        assert pct == two_places(alone[("A", direction, int(number))])
     assert "each section scored on its own" in text(client.get(field))
 
 
@@ -230,7 +237,7 @@ def test_a_section_added_with_boards_of_its_own_is_scored_apart(
     assert rows
     for _place, pair, pct in rows:
         direction, number = pair.split(" ")
-        assert pct == f"{float(alone[('C', direction, int(number))]):.2f}"
+        assert pct == two_places(alone[("C", direction, int(number))])
 
 
 def test_the_names_of_sections_follow_the_alphabet() -> None:
@@ -255,16 +262,14 @@ def test_the_field_s_file_has_every_section_and_each_section_s_file_its_field_fi
         for pair in section.findall("PARTICIPANTS/PAIR"):
             number, direction = (pair.findtext("PAIR_NUMBER") or "").split(" ")
             mine = expected[(name, direction, int(number))]
-            assert pair.findtext("PERCENTAGE") == f"{float(mine):.2f}"
+            assert pair.findtext("PERCENTAGE") == two_places(mine)
             assert pair.findtext("OVERALL_PLACE")
     # A section's own file: its pairs with their figures in the field.
     own = client.get(f"{sections['B'].url}/session.xml")
     assert own.status_code == 200
     for pair in ET.fromstring(own.data.split(b"\n", 2)[2]).findall(".//PARTICIPANTS/PAIR"):
         number, direction = (pair.findtext("PAIR_NUMBER") or "").split(" ")
-        assert (
-            pair.findtext("PERCENTAGE") == f"{float(expected[('B', direction, int(number))]):.2f}"
-        )
+        assert pair.findtext("PERCENTAGE") == two_places(expected[("B", direction, int(number))])
     assert app.test_client().get(f"{field}/field.xml").status_code == 404
 
 

@@ -1,0 +1,222 @@
+"""A simultaneous pairs across clubs: the organiser sets the event up with its deals and date,
+hands out the link clubs join it by, and follows the field. Each club runs its own section on
+its own phones with its own director, as any session; a club that scored on its own server
+uploads its section's file when it closes. The field is ranked across every club's results
+(RULES.md §2 and §4)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper.club import bp, files
+from scorekeeper.club.field import event_links, field_or_404
+from scorekeeper.club.forms import EventForm, SectionFileForm
+from scorekeeper.club.hands import deals_at_random, put_deals
+from scorekeeper.club.labels import file_message
+from scorekeeper.club.models import ClubField, ClubSession
+from scorekeeper.club.organisers import (
+    may_join,
+    organises,
+    remember_invited,
+    remember_organiser,
+    token_matches,
+)
+from scorekeeper.club.transfer import game_from_json
+from scorekeeper.extensions import db
+from scorekeeper.games.entries import count_changed_in
+from scorekeeper.games.links import qr_svg
+from scorekeeper.games.rights import form_key
+from scorekeeper.games.transfer import TransferError
+from scorekeeper.games.views import import_page, new_nonce
+from scorekeeper.limits import new_games_limit
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.duplicate import Scoring
+from scorekeeper.rules.pbn import read_hand_records
+
+
+def event_or_404(field_id: str) -> ClubField:
+    field = field_or_404(field_id)
+    if not field.simultaneous:
+        abort(404)
+    return field
+
+
+@bp.route("/event/new", methods=["GET", "POST"])
+@new_games_limit
+def new_event() -> str | Response | tuple[str, int]:
+    """A simultaneous set up: its name, date, scoring and deals."""
+    if request.method in ("GET", "HEAD"):
+        form = EventForm(data={"nonce": new_nonce(), "played_on": date.today()})
+        return render_template("club/event_new.html", form=form)
+    form = EventForm()
+    upload = None
+    if form.file.data:
+        upload = form.file.data.read(EventForm.MAX_BYTES + 1)
+    if not form.validate():
+        return render_template("club/event_new.html", form=form), 422
+    key = form_key(form.nonce.data)
+    if key is not None and (same := event_started_by(key)) is not None:  # a double tap
+        remember_organiser(same)
+        return redirect(url_for("club.field_page", field_id=same.id))
+    deals = event_deals(form, upload)
+    if deals is None:
+        return render_template("club/event_new.html", form=form), 422
+    assert form.played_on.data is not None
+    field = ClubField.event(
+        form.name.data or "", form.played_on.data, Scoring(form.scoring.data), deals
+    )
+    field.setup_nonce = key
+    db.session.add(field)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same form sent twice at once: the first one stands
+        db.session.rollback()
+        field = event_started_by(key) or abort(409)
+    remember_organiser(field)
+    flash(_("The event is set up: hand the clubs' link to each club taking part."))
+    return redirect(url_for("club.field_page", field_id=field.id))
+
+
+def event_started_by(key: str | None) -> ClubField | None:
+    if key is None:
+        return None
+    return db.session.scalars(select(ClubField).where(ClubField.setup_nonce == key)).one_or_none()
+
+
+def event_deals(form: EventForm, upload: bytes | None) -> dict[int, str] | None:
+    """The event's deals: dealt here, or read from the file (``None``, the form saying why)."""
+    if form.deals_from.data == "dealt":
+        assert form.boards.data is not None
+        return deals_at_random(range(1, form.boards.data + 1))
+    try:
+        found = read_hand_records(upload or b"")
+    except RuleError as error:
+        form.file.errors = [file_message(error)]
+        return None
+    if not found:
+        form.file.errors = [_("The file has no deal.")]
+        return None
+    return {board: deal.to_pbn() for board, deal in sorted(found.items())}
+
+
+@bp.get("/event/<field_id>/organise/<token>")
+def organise_event(field_id: str, token: str) -> Response:
+    """The organiser's link: this phone follows and directs the event."""
+    field = event_or_404(field_id)
+    if not token_matches(token, field.organiser_token):
+        abort(404)
+    remember_organiser(field)
+    return redirect(url_for("club.field_page", field_id=field.id))
+
+
+@bp.get("/event/<field_id>/join/<token>")
+def join_event(field_id: str, token: str) -> Response:
+    """The clubs' link: this phone may add its club's section to the event."""
+    field = event_or_404(field_id)
+    if not token_matches(token, field.join_token):
+        abort(404)
+    remember_invited(field)
+    return redirect(url_for("club.joining", field_id=field.id))
+
+
+@bp.get("/event/<field_id>/join")
+def joining(field_id: str) -> str:
+    """A club joining the event: its section set up here, or its file uploaded."""
+    field = event_or_404(field_id)
+    if not may_join(field):
+        abort(404)
+    return render_template("club/event_join.html", field=field, form=upload_form(field))
+
+
+def upload_form(field: ClubField) -> SectionFileForm:
+    form = SectionFileForm(data={"nonce": new_nonce()})
+    form.file.label.text = SECTION_FILE()
+    return form
+
+
+def SECTION_FILE() -> str:
+    return _("Your section's file (.json, .pbn or USEBIO .xml)")
+
+
+@bp.route("/event/<field_id>/upload", methods=["POST"])
+@new_games_limit
+def upload_section(field_id: str) -> str | Response | tuple[str, int]:
+    """A club's section scored on its own server, from its file: taken into the field as any
+    other section, closed (it is played)."""
+    field = event_or_404(field_id)
+    if not may_join(field):
+        abort(404)
+    club = request.form.get("club", "").strip()[:60]
+    return import_page(
+        lambda data: section_from_file(field, data, club),
+        "club/event_join.html",
+        SECTION_FILE(),
+        _("This file is too large to be a session's results (2 MB at most)."),
+        form_class=SectionFileForm,
+        field=field,
+    )
+
+
+def section_from_file(field: ClubField, data: bytes, club: str = "") -> ClubSession:
+    """A club's section from its game file, PBN or USEBIO: on the event's boards, scored as
+    the event is, named by the club typed or the one its file gives (TransferError, its
+    message for the page, otherwise)."""
+    section = read_section(data)
+    club = club or section.club
+    if not club:
+        raise TransferError(_("The file does not name its club: type your club's name."))
+    boards = {result.board for result in section.results}
+    deals = field.event_deals
+    if not boards:
+        raise TransferError(_("The file has no result."))
+    if deals and not boards <= set(deals):
+        outside = ", ".join(str(board) for board in sorted(boards - set(deals)))
+        raise TransferError(
+            _("The event has no board %(boards)s: is this the file of this event?", boards=outside)
+        )
+    db.session.execute(select(ClubField.id).where(ClubField.id == field.id).with_for_update())
+    db.session.expire(field, ["sections"])
+    section.settings = {
+        **section.settings,
+        "section": field.next_name(),
+        "scoring": field.event_scoring.value,
+        "event": field.name,
+        "club": club,
+        "closed": True,
+        "uploaded": True,
+        **({"date": field.played_on.isoformat()} if field.played_on else {}),
+    }
+    if deals:
+        section.deals = []
+        put_deals(section, {board: deals[board] for board in sorted(boards)})
+    section.field_id = field.id
+    count_changed_in([other.id for other in field.sections], section.family)
+    return section
+
+
+def read_section(data: bytes) -> ClubSession:
+    """A section's file: this project's game file, or a PBN or USEBIO results file."""
+    if data.lstrip()[:1] == b"{":
+        try:
+            return game_from_json(data)
+        except TransferError:
+            raise
+        except RuleError as error:
+            raise TransferError(file_message(error)) from error
+    return files.session_from_file(data)
+
+
+@bp.get("/event/<field_id>/qr/<any(organiser, clubs):link>.svg")
+def event_qr(field_id: str, link: str) -> Response:
+    field = event_or_404(field_id)
+    if not organises(field):
+        abort(404)
+    response = Response(qr_svg(event_links(field)[link]), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,60 @@
+"""Who directs a field: one evening's sections are their director's, who scores every one of
+them; a simultaneous is its organiser's, each club's section its own director's.
+
+An event's organiser link and the link clubs join it by carry secrets of their own. Opening
+one notes the event in this browser's signed cookie (as a circle's keeper link does) and moves
+the address bar on, so that the secret is in no page a player sees. The organiser sees every
+club's progress and the whole field; a club's director scores their own section alone.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import session
+
+from scorekeeper.club.models import ClubField
+from scorekeeper.games.rights import RECENT, browser_id, is_scorer
+
+ORGANISES = "organises"
+INVITED = "invited_to"
+
+
+def directs(field: ClubField) -> bool:
+    """Whether this browser directs the field: organises the simultaneous, or scores every
+    section of the evening's field."""
+    if field.simultaneous:
+        return organises(field)
+    return bool(field.sections) and all(
+        is_scorer(section.id, section.family, sure=True) for section in field.sections
+    )
+
+
+def organises(field: ClubField) -> bool:
+    return field.simultaneous and field.id in session.get(ORGANISES, [])
+
+
+def may_join(field: ClubField) -> bool:
+    """Whether this browser may add a club's section to the simultaneous: it was given the
+    event's link for clubs (or organises it)."""
+    return field.simultaneous and (field.id in session.get(INVITED, []) or organises(field))
+
+
+def token_matches(given: str, kept: str | None) -> bool:
+    return kept is not None and secrets.compare_digest(given.encode(), kept.encode())
+
+
+def remember_organiser(field: ClubField) -> None:
+    _remember(ORGANISES, field.id)
+
+
+def remember_invited(field: ClubField) -> None:
+    _remember(INVITED, field.id)
+
+
+def _remember(key: str, field_id: str) -> None:
+    browser_id()
+    session.permanent = True  # a phone keeps its events when the browser is closed
+    known = session.get(key, [])
+    if known[:1] != [field_id]:
+        session[key] = [field_id, *(other for other in known if other != field_id)][:RECENT]
