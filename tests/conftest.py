@@ -14,10 +14,16 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from hypothesis import HealthCheck, settings
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from tests.postgres import PostgresServer, server_binaries
+
+# Properties are checked for what they find, not for how fast: the suite shares a small host's
+# cores between its workers, whose speed drifts (speed is the benchmarks' to measure).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 DATABASES = ["sqlite", "postgresql"]
 TESTS = Path(__file__).parent

@@ -10,11 +10,15 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from scorekeeper.cli import http_server
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.conftest import DATABASES, app_on, database_url
+
+# What a page should show, waited for longer than Playwright's 5 s: the suite's workers share
+# a small host's cores, and a server busy for another worker's test answers in seconds.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(params=DATABASES)
