@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.table import Table
@@ -16,3 +17,10 @@ def game(client: FlaskClient) -> Table:
     table.start("ascenseur", FOUR)
     table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
     return table
+
+
+@pytest.fixture(params=["private", "public"])
+def mode(request: pytest.FixtureRequest, app: Flask) -> str:
+    """``scorekeeper serve`` (every phone in the house scores) and ``--public``."""
+    app.config["PRIVATE_SERVER"] = request.param == "private"
+    return str(request.param)

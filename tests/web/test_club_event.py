@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import io
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,14 +15,19 @@ from dataclasses import dataclass
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.rules.movements import mitchell
+from tests.web.crawler import forms_of
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_club import ENTRY, SMALL, TABLE_LINK, Club, ranking_rows
 from tests.web.test_club_field import counted_by_hand, play, two_places
+from tests.web.test_club_fuzz import filled_in
+from tests.web.test_fuzz import database_content
 
 FIELD_PAGE = re.compile(r"/club/field/([A-Za-z0-9_-]+)$")
 CLUBS_LINK = re.compile(r'value="https?://[^/"]+(/club/event/[^/"]+/join/[^/"]+)"')
@@ -185,7 +191,11 @@ def test_three_clubs_two_here_one_uploaded_rank_as_a_count_by_hand(
     assert pbn.count("[Board ") == 6 + 8 + 6
 
 
-def test_each_link_gives_its_rights_alone(app: Flask, phones: dict[str, FlaskClient]) -> None:
+def test_each_link_gives_its_rights_alone(
+    app: Flask, phones: dict[str, FlaskClient], mode: str
+) -> None:
+    """In every server mode: the organiser's link, the clubs' link, a club director's and a
+    table's each give their own rights and no other's."""
     field_url, clubs_link, organiser_link = new_event(phones["organiser"])
     field_id = FIELD_PAGE.search(field_url).group(1)  # type: ignore[union-attr]
     a = join(phones["a"], clubs_link, "Lyon")
@@ -362,3 +372,47 @@ def test_a_club_whose_movement_needs_more_boards_than_the_event_has_is_told(
     assert response.status_code == 422
     assert "Give your club&#39;s name" in text(response)
     assert ENTRY  # the table phones' form address, as the other tests read it
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    phases=[Phase.generate],  # the event goes on from example to example, as under a crawler
+    database=None,
+)
+@given(
+    page=st.sampled_from(["/club/event/new", "JOIN", "SETUP", "FIELD"]), seed=st.integers(0, 2**32)
+)
+def test_no_event_form_breaks_the_server_or_changes_what_it_refuses(
+    app: Flask, crawled_event: tuple[FlaskClient, str, str], page: str, seed: int
+) -> None:
+    client, field_url, _clubs_link = crawled_event
+    rng = random.Random(seed)
+    field_id = field_url.rsplit("/", 1)[1]
+    url = {
+        "JOIN": f"/club/event/{field_id}/join",
+        "SETUP": f"/club/new?field={field_id}",
+        "FIELD": field_url,
+    }.get(page, page)
+    response = client.get(url)
+    assert response.status_code == 200, url
+    forms = [form for form in forms_of(text(response)) if form.method == "post"]
+    if not forms:
+        return
+    form = rng.choice(forms)
+    sent = filled_in(rng, form)
+    for _send in range(rng.choice([1, 1, 2])):
+        before = database_content(app)
+        answer = client.post(form.action, data=sent)
+        assert answer.status_code < 500, (form.action, sent, text(answer))
+        if answer.status_code >= 400:
+            assert database_content(app) == before, (form.action, sent, answer.status_code)
+
+
+@pytest.fixture
+def crawled_event(app: Flask) -> tuple[FlaskClient, str, str]:
+    client = app.test_client()
+    field_url, clubs_link, _organiser = new_event(client)
+    assert client.get(clubs_link).status_code == 302
+    return client, field_url, clubs_link

@@ -31,13 +31,6 @@ def send(client: FlaskClient, page_url: str, action_part: str, **fields: str) ->
     return client.post(form.action, data=data).status_code
 
 
-@pytest.fixture(params=["private", "public"])
-def mode(request: pytest.FixtureRequest, app: Flask) -> str:
-    """``scorekeeper serve`` (every phone in the house scores) and ``--public``."""
-    app.config["PRIVATE_SERVER"] = request.param == "private"
-    return str(request.param)
-
-
 def test_a_table_s_link_gives_that_table_s_rights_and_nothing_more(
     app: Flask, client: FlaskClient, mode: str
 ) -> None:
