@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.club import bp, files
 from scorekeeper.club.family import pair_label
 from scorekeeper.club.forms import FieldForm
+from scorekeeper.club.hands import HandRecord, hand_records
 from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import directs
 from scorekeeper.club.pages import club_session
@@ -25,7 +26,7 @@ from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Scoring
-from scorekeeper.rules.field import FieldScore, FieldStanding
+from scorekeeper.rules.field import FieldResult, FieldScore, FieldStanding
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,7 @@ def render_ranking(
         rankings=rankings,
         problem=problem,
         scoring=field_scoring(field),
+        travellers=section is None and public_travellers(field),
     )
 
 
@@ -256,6 +258,61 @@ def section_field_ranking(game_id: str) -> str | Response:
             field, scorer=False, section=game, seen_from=game, rounds=rounds
         )
     return render_ranking(field, rankings, problem, scorer=False, section=game, rounds=rounds)
+
+
+@dataclass(frozen=True)
+class FieldBoard:
+    """One board's traveller across the field: every section's results, with its hands
+    where the page's reader may see them."""
+
+    number: int
+    boards: str
+    """The set of boards it is of ("" the field's own)."""
+    results: tuple[FieldResult, ...]
+    hands: HandRecord | None
+
+
+def public_travellers(field: ClubField) -> bool:
+    """Whether everyone may see the field's travellers: once every section shows every
+    result, and its hands."""
+    return bool(field.sections) and all(
+        section.shows_everything() and section.hands_public() for section in field.sections
+    )
+
+
+@bp.get("/field/<field_id>/travellers")
+def field_travellers(field_id: str) -> str | Response:
+    """Every board's traveller across the field, each section's results together: for its
+    director, or for everyone once everything is shown everywhere."""
+    field = field_or_404(field_id)
+    scorer = directs(field)
+    if not field.sections or not (scorer or public_travellers(field)):
+        abort(404)
+    try:
+        score = field.score()
+    except RuleError as error:
+        flash(rule_message(error), "error")
+        return redirect(url_for(".field_page", field_id=field.id))
+    records: dict[tuple[str, int], HandRecord] = {}
+    for section in field.sections:
+        for board, record in hand_records(section).items():
+            records.setdefault((section.board_set, board), record)
+    sets = {section.section: section.board_set for section in field.sections}
+    numbers = sorted({(sets[r.section], r.scored.result.board) for r in score.results})
+    boards = [
+        FieldBoard(number, boards, score.board(number, boards), records.get((boards, number)))
+        for boards, number in numbers
+    ]
+    clubs = {section.section: section.club for section in field.sections}
+    return render_template(
+        "club/field_travellers.html",
+        field=field,
+        first=field.sections[0],
+        scorer=scorer,
+        boards=boards,
+        clubs=clubs if field.simultaneous else {},
+        scoring=field_scoring(field),
+    )
 
 
 @bp.get("/field/<field_id>/field.xml")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import io
 import random
+from collections import Counter
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -189,6 +190,15 @@ def test_three_clubs_two_here_one_uploaded_rank_as_a_count_by_hand(
     for name in "ABC":
         assert f'[Section "{name}"]' in pbn
     assert pbn.count("[Board ") == 6 + 8 + 6
+    # The field's travellers: each board with every club's results on it, counted by hand.
+    travellers = text(phones["organiser"].get(f"/club/field/{field_id}/travellers"))
+    captions = re.findall(r"<caption>Board (\d+) ·", travellers)
+    per_board = Counter(board for results in played.values() for board, *_rest in results)
+    assert [int(board) for board in captions] == sorted(per_board)
+    tables_shown = travellers.split("<caption>")[1:]
+    for board, table in zip(sorted(per_board), tables_shown, strict=True):
+        assert table.count("<tr>") - 1 == per_board[board], board  # its head's row aside
+    assert "Cercle de Nantes" in travellers
 
 
 def test_each_link_gives_its_rights_alone(
@@ -207,6 +217,7 @@ def test_each_link_gives_its_rights_alone(
         f"/club/field/{field_id}/ranking",
         f"/club/field/{field_id}/field.xml",
         f"/club/field/{field_id}/field.pbn",
+        f"/club/field/{field_id}/travellers",
         f"/club/event/{field_id}/qr/clubs.svg",
     ):
         for phone in (a.client, b.client, stranger):
@@ -270,12 +281,16 @@ def test_nothing_of_a_board_is_seen_at_a_club_before_it_is_played_there(
     assert all(f"Board {board}" in traveller for board in seating.boards), traveller
     traveller = text(late.get(b.tables[2] + "/travellers"))  # table 2 has played nothing
     assert "Board " not in traveller
+    for page in ("travellers", "ranking", "field.pbn"):
+        assert late.get(f"/club/field/{field.id}/{page}").status_code == 404
     # Once every club has closed, the hands are everyone's.
     play(b, 3, 6)
     close(b)
     for section in (a, b):
         assert late.get(section.url + "/hands/print").status_code == 200
     assert late.get(b.url + "/field").status_code == 200
+    for page in ("travellers", "ranking", "field.pbn"):
+        assert late.get(f"/club/field/{field.id}/{page}").status_code == 200
     # The early club's own pairs are ranked there on those boards alone.
     assert "Early club" in ranking
 
