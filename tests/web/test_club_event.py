@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 import io
 import random
-from collections import Counter
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
