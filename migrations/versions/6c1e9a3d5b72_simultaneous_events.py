@@ -1,10 +1,12 @@
-"""A field played as a simultaneous across clubs: its name, date, deals and links
+"""A field played as a simultaneous across clubs: its name, date, deals and links; every field's own link
 
 Revision ID: 6c1e9a3d5b72
 Revises: 4b8d6e2f1a57
 Create Date: 2026-12-02 09:30:00.000000
 
 """
+import secrets
+
 from alembic import op
 import sqlalchemy as sa
 
@@ -27,6 +29,15 @@ def upgrade():
         batch_op.add_column(sa.Column('join_token', sa.String(length=32), nullable=True))
         batch_op.add_column(sa.Column('setup_nonce', sa.String(length=32), nullable=True))
         batch_op.create_unique_constraint(batch_op.f('uq_club_field_setup_nonce'), ['setup_nonce'])
+    # Every field has a link of its own, for another phone of its director's.
+    fields = sa.table('club_field', sa.column('id', sa.String), sa.column('organiser_token', sa.String))
+    connection = op.get_bind()
+    for (field_id,) in connection.execute(sa.select(fields.c.id)).all():
+        connection.execute(
+            fields.update()
+            .where(fields.c.id == field_id)
+            .values(organiser_token=secrets.token_urlsafe(16))
+        )
 
 
 def downgrade():

@@ -46,6 +46,7 @@ from scorekeeper.games.entries import (
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base
 from scorekeeper.games.lookup import game_started_by, scorers_game
+from scorekeeper.games.models import new_scorer_token
 from scorekeeper.games.registry import circles
 from scorekeeper.games.rights import form_key, is_scorer
 from scorekeeper.games.views import new_game_form
@@ -72,7 +73,7 @@ def new_session(form: SetupForm) -> ClubSession:
     count = int(form.sections.data or 1)
     if count == 1:
         return one_session(form, "")
-    field = ClubField()
+    field = ClubField(organiser_token=new_scorer_token())
     sections = [one_session(form, field.next_name_after(index)) for index in range(count)]
     field.sections = sections
     return sections[0]

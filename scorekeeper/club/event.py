@@ -21,6 +21,7 @@ from scorekeeper.club.hands import deals_at_random, put_deals
 from scorekeeper.club.labels import file_message
 from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import (
+    direct_every_section,
     may_join,
     organises,
     remember_invited,
@@ -107,11 +108,13 @@ def event_deals(form: EventForm, upload: bytes | None) -> dict[int, str] | None:
 
 @bp.get("/event/<field_id>/organise/<token>")
 def organise_event(field_id: str, token: str) -> Response:
-    """The organiser's link: this phone follows and directs the event."""
-    field = event_or_404(field_id)
+    """The field's own link: this phone organises the simultaneous (follows every club), or
+    directs the evening's field (scores every section of it)."""
+    field = field_or_404(field_id)
     if not token_matches(token, field.organiser_token):
         abort(404)
     remember_organiser(field)
+    direct_every_section(field)
     return redirect(url_for("club.field_page", field_id=field.id))
 
 

@@ -17,7 +17,7 @@ from scorekeeper.club.family import pair_label
 from scorekeeper.club.forms import FieldForm
 from scorekeeper.club.hands import HandRecord, hand_records
 from scorekeeper.club.models import ClubField, ClubSession
-from scorekeeper.club.organisers import directs
+from scorekeeper.club.organisers import direct_every_section, directs, organises
 from scorekeeper.club.pages import club_session
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.extensions import db
@@ -132,6 +132,8 @@ def field_page(field_id: str) -> str:
     field = field_or_404(field_id)
     if not directs(field):
         abort(404)
+    if organises(field):  # sections added since the field's link was opened here
+        direct_every_section(field)
     rankings, problem = field_rankings(field, scorer=True)
     return render_template(
         "club/field.html",
@@ -141,7 +143,7 @@ def field_page(field_id: str) -> str:
         rankings=rankings,
         problem=problem,
         scoring=field_scoring(field),
-        links=event_links(field) if field.simultaneous else None,
+        links=event_links(field) if field.organiser_token else None,
         form=FieldForm(
             data={
                 "across": "across" if field.across else "apart",
@@ -158,14 +160,16 @@ def field_scoring(field: ClubField) -> Scoring:
 
 
 def event_links(field: ClubField) -> dict[str, str]:
-    """A simultaneous's organiser link (for another phone of the organiser's) and the link
-    clubs join it by."""
+    """The field's own link (for another phone of its director's or organiser's) and, for a
+    simultaneous, the link clubs join it by."""
     base = link_base()
-    return {
+    links = {
         "organiser": base
         + url_for(".organise_event", field_id=field.id, token=field.organiser_token),
-        "clubs": base + url_for(".join_event", field_id=field.id, token=field.join_token),
     }
+    if field.simultaneous:
+        links["clubs"] = base + url_for(".join_event", field_id=field.id, token=field.join_token)
+    return links
 
 
 @bp.post("/field/<field_id>")

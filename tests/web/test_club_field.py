@@ -224,6 +224,35 @@ def test_the_field_is_its_director_s_alone_until_the_director_shows_it(
     assert players.get(field).status_code == 404
 
 
+DIRECTOR_LINK = re.compile(r'value="https?://[^/"]+(/club/event/[^/"]+/organise/[^/"]+)"')
+
+
+def test_the_field_s_director_link_directs_every_section_on_another_phone(
+    client: FlaskClient, app: Flask, mode: str
+) -> None:
+    field, sections = start_field(client, 2)
+    found = DIRECTOR_LINK.search(text(client.get(field)))
+    assert found
+    second = app.test_client()
+    assert second.get(field).status_code == 404
+    assert second.get(found.group(1).rsplit("/", 1)[0] + "/wrong").status_code == 404
+    assert "Close the session" not in text(second.get(sections["A"].url))
+    assert second.get(found.group(1)).status_code == 302
+    assert second.get(field).status_code == 200
+    for section in sections.values():
+        assert "Close the session" in text(second.get(section.url))
+    # A section added since on the first phone: directed on the second once it opens the field.
+    assert add_section(client, field) == 302
+    added = sections_of(client, field)["C"]
+    assert "Close the session" not in text(second.get(added.url))
+    assert second.get(field).status_code == 200
+    assert "Close the session" in text(second.get(added.url))
+    # A table's link directs nothing.
+    table_phone = app.test_client()
+    assert table_phone.get(sections["A"].tables[1]).status_code == 200
+    assert table_phone.get(field).status_code == 404
+
+
 def test_a_section_added_with_boards_of_its_own_is_scored_apart(
     client: FlaskClient, app: Flask
 ) -> None:
