@@ -50,7 +50,7 @@ class Circle(Model):
 
     def changed(self) -> None:
         """Count a change to the circle (its version), whatever of it changed: its people, its
-        log, its games' place in the history (see scorekeeper.games.entries.save)."""
+        log, its games' place in the history (see scorekeeper.games.writes.save)."""
         flag_modified(self, "name")
 
     @property

@@ -64,7 +64,7 @@ from scorekeeper.circles.stats import (
 )
 from scorekeeper.circles.transfer import export_circle, export_person, import_circle
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import Outcome, sent_fields, write_entry
+from scorekeeper.games.entries import sent_fields
 from scorekeeper.games.forms import ChangeForm, ImportForm
 from scorekeeper.games.helpers import figure
 from scorekeeper.games.links import link_base, qr_svg
@@ -74,6 +74,7 @@ from scorekeeper.games.registry import FAMILIES, register_circles
 from scorekeeper.games.rights import form_key, remember
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce
+from scorekeeper.games.writes import Outcome, write_entry
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.history import name_key, public_names
 

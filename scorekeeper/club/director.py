@@ -35,14 +35,7 @@ from scorekeeper.club.organisers import directs
 from scorekeeper.club.pages import club_session, refused, scored, table_links, table_path
 from scorekeeper.club.rows import ClubPair, ClubResult, ClubTable
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import (
-    Outcome,
-    count_changed_in,
-    drawn_from_now,
-    game_page,
-    page_context,
-    write_entry,
-)
+from scorekeeper.games.entries import page_context
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base
 from scorekeeper.games.lookup import game_started_by, scorers_game
@@ -50,6 +43,13 @@ from scorekeeper.games.models import new_scorer_token
 from scorekeeper.games.registry import circles
 from scorekeeper.games.rights import form_key, is_scorer
 from scorekeeper.games.views import new_game_form
+from scorekeeper.games.writes import (
+    Outcome,
+    count_changed_in,
+    drawn_from_now,
+    game_page,
+    write_entry,
+)
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.history import pair_partners
 from scorekeeper.rules.movements import (

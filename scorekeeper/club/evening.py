@@ -23,13 +23,9 @@ from scorekeeper.club.forms import (
 from scorekeeper.club.models import ClubSession
 from scorekeeper.club.pages import refused
 from scorekeeper.club.rows import ClubPair, ClubTable
-from scorekeeper.games.entries import (
-    Outcome,
-    game_page,
-    write_entry,
-)
 from scorekeeper.games.lookup import scorers_game
 from scorekeeper.games.models import Correction
+from scorekeeper.games.writes import Outcome, game_page, write_entry
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.movements import (
     MAX_MITCHELL_TABLES,

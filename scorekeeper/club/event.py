@@ -30,11 +30,11 @@ from scorekeeper.club.organisers import (
 )
 from scorekeeper.club.transfer import game_from_json
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import count_changed_in
 from scorekeeper.games.links import qr_svg
 from scorekeeper.games.rights import form_key
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import import_page, new_nonce
+from scorekeeper.games.writes import count_changed_in
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import Scoring

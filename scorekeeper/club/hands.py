@@ -23,7 +23,7 @@ from sqlalchemy import select
 from scorekeeper.club.models import ClubSession
 from scorekeeper.club.rows import ClubDeal
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import write_apart
+from scorekeeper.games.writes import write_apart
 from scorekeeper.rules.bridge import (
     Seat,
     Vulnerability,

@@ -17,14 +17,10 @@ from scorekeeper.club.family import (
 )
 from scorekeeper.club.models import ClubSession
 from scorekeeper.contract.labels import rule_message
-from scorekeeper.games.entries import (
-    Outcome,
-    drawn_from_now,
-    game_page,
-)
 from scorekeeper.games.forms import ChangeForm
 from scorekeeper.games.links import link_base
 from scorekeeper.games.lookup import get_game_or_404
+from scorekeeper.games.writes import Outcome, drawn_from_now, game_page
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.duplicate import SessionScore
 

@@ -20,13 +20,9 @@ from scorekeeper.club.hands import (
 from scorekeeper.club.labels import file_message
 from scorekeeper.club.models import ClubSession
 from scorekeeper.club.pages import club_session, not_yet, printout
-from scorekeeper.games.entries import (
-    Outcome,
-    drawn_from_now,
-    write_entry,
-)
 from scorekeeper.games.lookup import scorers_game
 from scorekeeper.games.rights import is_scorer
+from scorekeeper.games.writes import Outcome, drawn_from_now, write_entry
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.hands import solver_available
 from scorekeeper.rules.pbn import read_hand_records

@@ -13,184 +13,31 @@ the row the write locks: the game's, or one club table's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast, overload
+from typing import Any, Generic
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
-from sqlalchemy import inspect, select, update
-from sqlalchemy.engine import CursorResult
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy import inspect
 from werkzeug.wrappers import Response
 
-from scorekeeper.extensions import db
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.links import share_links
-from scorekeeper.games.lookup import game_started_by, get_game_or_404, scorers_game
+from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Correction, Game
-from scorekeeper.games.registry import circles, family_of
-from scorekeeper.games.rights import form_key, remember
+from scorekeeper.games.registry import family_of
+from scorekeeper.games.writes import (
+    E,
+    G,
+    Outcome,
+    drawn_from_now,
+    game_page,
+    write_entry,
+)
 from scorekeeper.i18n import put_in
 from scorekeeper.rules.common import RuleError
-from scorekeeper.serving import note_counted_elsewhere
-
-ATTEMPTS = 3
-"""How often an entry is tried again when another phone changed the game at the same moment."""
-
-G = TypeVar("G", bound=Game)
-R = TypeVar("R")
-"""What a write loads: a game, or another row that counts its changes (a circle's person)."""
-E = TypeVar("E")
-Outcome = Response | tuple[str, int] | str
-
-
-def save(row: Any, *, shown_beyond_the_part: bool = True) -> bool:
-    """Commit, counting a change of ``row`` (the game, a club table, or any row that counts its
-    changes: a circle), unless another phone changed that row since it was loaded. A part's
-    change (a club table's) is counted in the game's row too, whose version the game's pages
-    follow: that row is written first, as a write locking the game writes it before its parts'
-    rows, so that two such writes wait for one another rather than each for the other. A part's
-    change that shows on that part's own page alone (East-West's confirmation, on their table's)
-    is not ``shown_beyond_the_part``: the game's pages, and the phones following them, have
-    nothing new to draw."""
-    row.changed()
-    part_of = None if isinstance(row, Game) else getattr(row, "game_id", None)
-    try:
-        # Nothing is written before the game's rows are locked, in the order every write
-        # takes them: the reads that find which rows to lock must not flush the change.
-        with db.session.no_autoflush:
-            game = row if isinstance(row, Game) else part_of and db.session.get(Game, part_of)
-            if game and shown_beyond_the_part and (others := game.shown_with()):
-                _count_changed_with(game, others)
-            stands = part_of is None or _game_stands(part_of, counted=shown_beyond_the_part)
-        if not stands:
-            db.session.rollback()
-            return False
-        db.session.commit()
-    except (StaleDataError, IntegrityError, OperationalError) as error:
-        db.session.rollback()
-        if isinstance(error, OperationalError) and "locked" not in str(error):
-            raise
-        return False
-    return True
-
-
-def _count_changed_with(game: Game, others: list[str]) -> None:
-    """Count a change of ``game`` in the games whose pages show it too. The rows are locked
-    one id after the other, the game's own among them, so that two such writes (two sections
-    entering at once) wait for one another rather than each for the other."""
-    count_changed_in(others, game.family, locking=[game.id])
-
-
-def count_changed_in(game_ids: list[str], family: str, *, locking: Sequence[str] = ()) -> None:
-    """Count a change in each of these games' parts (their pages show something new, though
-    their own rows did not change: a field's other sections), their rows and ``locking``'s
-    locked in the order of their ids, as every such write locks them."""
-    with db.session.no_autoflush:
-        db.session.execute(
-            select(Game.id)
-            .where(Game.id.in_([*locking, *game_ids]))
-            .order_by(Game.id)
-            .with_for_update()
-        )
-        db.session.execute(
-            update(Game)
-            .where(Game.id.in_(game_ids))
-            .values(parts_version=Game.parts_version + 1)
-            .execution_options(synchronize_session=False)
-        )
-    note_counted_elsewhere(db.session(), game_ids, family)
-
-
-def _game_stands(game_id: str, *, counted: bool) -> bool:
-    """Whether the game a part's change was checked against (closed or not, who sits where) is
-    still as it was loaded, its row locked until the commit. A change of the game itself (the
-    director closing the session) made meanwhile makes the part's change be tried again from a
-    fresh load: the game's row is written under its loaded version, which waits for the other
-    write and then finds nothing to write."""
-    game = db.session.get(Game, game_id)
-    assert game is not None
-    with db.session.no_autoflush:
-        written = cast(
-            CursorResult[Any],
-            db.session.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.version == game.version)
-                .values(parts_version=Game.parts_version + 1 if counted else Game.parts_version)
-                .execution_options(synchronize_session=False)
-            ),
-        )
-    return bool(written.rowcount)
-
-
-def game_page(game: Game, **arguments: str) -> Response:
-    """The game's page, with ``arguments`` in its query."""
-    # Typed as url_for takes them: its own keywords (_external, ...) are not among them.
-    values: dict[str, Any] = {"game_id": game.id, **arguments}
-    return redirect(url_for(family_of(game).page, **values))
-
-
-@overload
-def write_entry(
-    load: Callable[[], G],
-    change: Callable[[G], Outcome | None],
-    saved: Callable[[G], None] | None = None,
-    *,
-    lock: Callable[[G], Any] = ...,
-    page: Callable[[G], Response] = ...,
-    busy: Callable[[], Outcome] | None = None,
-    shown_beyond_the_part: bool = True,
-) -> Outcome: ...
-
-
-@overload
-def write_entry(
-    load: Callable[[], R],
-    change: Callable[[R], Outcome | None],
-    saved: Callable[[R], None] | None = None,
-    *,
-    lock: Callable[[R], Any] = ...,
-    page: Callable[[R], Response],
-    busy: Callable[[], Outcome] | None = None,
-    shown_beyond_the_part: bool = True,
-) -> Outcome: ...
-
-
-def write_entry(
-    load: Callable[[], Any],
-    change: Callable[[Any], Outcome | None],
-    saved: Callable[[Any], None] | None = None,
-    *,
-    lock: Callable[[Any], Any] = lambda game: game,
-    page: Callable[[Any], Response] = game_page,
-    busy: Callable[[], Outcome] | None = None,
-    shown_beyond_the_part: bool = True,
-) -> Outcome:
-    """Load the game (or another row that counts its changes, given the ``page`` to go to),
-    let ``change`` check the form and change its rows (returning ``None``) or answer by itself
-    (a page with what is wrong, a conflict); save, locking the row ``lock`` names, call
-    ``saved`` (a message to show), and go to ``page``. Tried again, from a fresh load, when
-    another phone saved that row at that very moment; after the last try, ``busy``'s answer
-    (a 409 page by default). A change of a game's part that shows on the part's page alone is
-    not ``shown_beyond_the_part`` (see :func:`save`)."""
-    for _attempt in range(ATTEMPTS):
-        game = load()
-        answer = change(game)
-        if answer is not None:
-            return answer
-        # Addressed before the save: the commit expires the rows, and reading the game's id
-        # afterwards would cost a transaction of its own.
-        after = page(game)
-        if save(lock(game), shown_beyond_the_part=shown_beyond_the_part):
-            if saved is not None:
-                saved(game)
-            return after
-    if busy is not None:
-        return busy()
-    abort(409)
 
 
 def page_context(
@@ -213,31 +60,6 @@ def page_context(
         "here": here,
         "live_game": game,
     }
-
-
-def write_apart(
-    load: Callable[[], G | None],
-    change: Callable[[G], bool],
-    *,
-    lock: Callable[[G], Any] = lambda game: game,
-) -> bool:
-    """``write_entry`` for work done apart from any request (a background solve): load the
-    game, let ``change`` change its rows (``False``: nothing to change), save under the same
-    lock, tried again from a fresh load when another phone saved that row at that very moment.
-    Whether it was saved."""
-    for _attempt in range(ATTEMPTS):
-        game = load()
-        if game is None or not change(game):
-            db.session.rollback()
-            return False
-        if save(lock(game)):
-            return True
-    return False
-
-
-def drawn_from_now(form: ChangeForm, token: object) -> bool:
-    """Whether a form was drawn from what it changes as it is now (see ``drawn_from``)."""
-    return form.drawn_from.data == str(token)
 
 
 @dataclass(frozen=True)
@@ -779,34 +601,3 @@ def describer(
         return put_in(message, said)
 
     return describe
-
-
-def start_new_game(game: Game, nonce: str | None, circle_id: str | None = None) -> Response:
-    """Store a new game and go to its page. The same form sent twice (a double tap, a retry)
-    starts one game; sent again with other players or settings, another. A game started in a
-    circle (``circle_id``) seats its people (see registry.Circles)."""
-    key = form_key(nonce)
-    existing = game_started_by(key)
-    if existing is not None:
-        same = (existing.family, existing.settings, existing.names) == (
-            game.family,
-            game.settings,
-            game.names,
-        )
-        if same:
-            for started in (existing.id, *existing.started_with()):
-                remember(started, scorer=True)
-            return game_page(existing)
-        key = None  # the form was changed and sent again: a game of its own
-    if circle_id:
-        circles().seat(game, circle_id)
-    game.setup_nonce = key
-    db.session.add(game)
-    try:
-        db.session.commit()
-    except IntegrityError:  # the same form sent twice at once: the first one stands
-        db.session.rollback()
-        game = game_started_by(key) or abort(409)
-    for started in (game.id, *game.started_with()):
-        remember(started, scorer=True)
-    return game_page(game)

@@ -144,7 +144,7 @@ class Family:
     parts: type[Any] | None = None
     """The rows of a game's parts that its entries are written under, each with a version of
     its own (a club session's tables), rather than under the game's row; each such write
-    counts in the game's ``parts_version`` as well (see scorekeeper.games.entries.save)."""
+    counts in the game's ``parts_version`` as well (see scorekeeper.games.writes.save)."""
 
 
 FAMILIES: dict[str, Family] = {}

@@ -11,13 +11,13 @@ from flask import Blueprint, Response, abort, flash
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.games.entries import Outcome, game_page, write_entry
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Game
 from scorekeeper.games.registry import Family, TakenBack, file_stem
 from scorekeeper.games.rights import is_scorer, remember, require_scorer
+from scorekeeper.games.writes import Outcome, game_page, write_entry
 from scorekeeper.serving import POLL_PATH, poll_response
 
 

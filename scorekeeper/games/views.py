@@ -22,7 +22,6 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import game_page, start_new_game
 from scorekeeper.games.forms import ImportForm, NewGameForm
 from scorekeeper.games.helpers import semicolon_list, signed
 from scorekeeper.games.lookup import as_seen_here, game_started_by
@@ -30,6 +29,7 @@ from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, circles, family_of
 from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
 from scorekeeper.games.transfer import TransferError, read_game_file
+from scorekeeper.games.writes import game_page, start_new_game
 from scorekeeper.limits import imports_limit
 
 F = TypeVar("F", bound=NewGameForm)

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.circles.models import Circle, Person
 from scorekeeper.extensions import db
-from scorekeeper.games import entries
+from scorekeeper.games import writes
 from scorekeeper.games.models import Game, Player
 from scorekeeper.rules import ascenseur as rules
 from tests.games import play_out, store_game
@@ -621,7 +621,7 @@ def test_a_change_that_loses_every_race_to_other_phones_says_so_on_the_circle_s_
         db.session.rollback()
         return False
 
-    monkeypatch.setattr(entries, "save", lost)
+    monkeypatch.setattr(writes, "save", lost)
     added = keeper.post("/people", name="Denis")
     assert added.status_code == 302 and added.headers["Location"] == url
     assert "nothing was changed" in text(client.get(url))
