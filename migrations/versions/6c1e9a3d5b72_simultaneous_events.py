@@ -21,6 +21,7 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table('club_field', schema=None) as batch_op:
         batch_op.add_column(sa.Column('simultaneous', sa.Boolean(), server_default=sa.false(), nullable=False))
+        batch_op.add_column(sa.Column('ended', sa.Boolean(), server_default=sa.false(), nullable=False))
         batch_op.add_column(sa.Column('name', sa.String(length=80), server_default='', nullable=False))
         batch_op.add_column(sa.Column('played_on', sa.Date(), nullable=True))
         batch_op.add_column(sa.Column('scoring', sa.String(length=16), server_default='', nullable=False))
@@ -50,4 +51,5 @@ def downgrade():
         batch_op.drop_column('scoring')
         batch_op.drop_column('played_on')
         batch_op.drop_column('name')
+        batch_op.drop_column('ended')
         batch_op.drop_column('simultaneous')

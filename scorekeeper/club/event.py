@@ -10,18 +10,21 @@ from datetime import date
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, files
 from scorekeeper.club.field import event_links, field_or_404
-from scorekeeper.club.forms import EventForm, SectionFileForm
+from scorekeeper.club.forms import EndEventForm, EventForm, SectionFileForm, board_list
 from scorekeeper.club.hands import deals_at_random, put_deals
 from scorekeeper.club.labels import file_message
 from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import (
     direct_every_section,
+    invited,
     may_join,
     organises,
     remember_invited,
@@ -36,8 +39,10 @@ from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import import_page, new_nonce
 from scorekeeper.games.writes import count_changed_in
 from scorekeeper.limits import new_games_limit
+from scorekeeper.rules import pbn
 from scorekeeper.rules.common import RuleError
-from scorekeeper.rules.duplicate import Scoring
+from scorekeeper.rules.duplicate import Scoring, SessionRecord
+from scorekeeper.rules.hands import Deal, HandError
 from scorekeeper.rules.pbn import read_hand_records
 
 
@@ -103,6 +108,15 @@ def event_deals(form: EventForm, upload: bytes | None) -> dict[int, str] | None:
     if not found:
         form.file.errors = [_("The file has no deal.")]
         return None
+    if 1 not in found:  # a club's movement plays its boards from board 1
+        form.file.errors = [
+            _(
+                "The file's deals begin at board %(first)d: the clubs' movements play their "
+                "boards from board 1. Number the deals from 1 in the dealing program.",
+                first=min(found),
+            )
+        ]
+        return None
     return {board: deal.to_pbn() for board, deal in sorted(found.items())}
 
 
@@ -130,20 +144,21 @@ def join_event(field_id: str, token: str) -> Response:
 
 @bp.get("/event/<field_id>/join")
 def joining(field_id: str) -> str:
-    """A club joining the event: its section set up here, or its file uploaded."""
+    """A club joining the event: its section set up here, or its file uploaded; once the
+    organiser has closed the event, no more."""
     field = event_or_404(field_id)
-    if not may_join(field):
+    if not (may_join(field) or (field.ended and invited(field))):
         abort(404)
-    return render_template("club/event_join.html", field=field, form=upload_form(field))
+    return render_template("club/event_join.html", field=field, form=upload_form())
 
 
-def upload_form(field: ClubField) -> SectionFileForm:
+def upload_form() -> SectionFileForm:
     form = SectionFileForm(data={"nonce": new_nonce()})
-    form.file.label.text = SECTION_FILE()
+    form.file.label.text = section_file_label()
     return form
 
 
-def SECTION_FILE() -> str:
+def section_file_label() -> str:
     return _("Your section's file (.json, .pbn or USEBIO .xml)")
 
 
@@ -154,12 +169,16 @@ def upload_section(field_id: str) -> str | Response | tuple[str, int]:
     other section, closed (it is played)."""
     field = event_or_404(field_id)
     if not may_join(field):
+        if field.ended and invited(field):
+            flash(_("The organiser has closed the event: no club joins it any more."), "error")
+            return redirect(url_for("club.joining", field_id=field.id))
         abort(404)
+    # The club's name as typed: the form's own checks have passed once the file is read.
     club = request.form.get("club", "").strip()[:60]
     return import_page(
         lambda data: section_from_file(field, data, club),
         "club/event_join.html",
-        SECTION_FILE(),
+        section_file_label(),
         _("This file is too large to be a session's results (2 MB at most)."),
         form_class=SectionFileForm,
         field=field,
@@ -179,9 +198,30 @@ def section_from_file(field: ClubField, data: bytes, club: str = "") -> ClubSess
     if not boards:
         raise TransferError(_("The file has no result."))
     if deals and not boards <= set(deals):
-        outside = ", ".join(str(board) for board in sorted(boards - set(deals)))
+        outside = sorted(boards - set(deals))
         raise TransferError(
-            _("The event has no board %(boards)s: is this the file of this event?", boards=outside)
+            ngettext(
+                "The event has no board %(boards)s: is this the file of this event?",
+                "The event has no boards %(boards)s: is this the file of this event?",
+                len(outside),
+                boards=board_list(outside),
+            )
+        )
+    other = [
+        deal.board
+        for deal in section.deals
+        if deal.board in deals and not same_deal(deal.deal, deals[deal.board])
+    ]
+    if other:
+        raise TransferError(
+            ngettext(
+                "The file's board %(boards)s is not the event's deal: was the section played "
+                "on the event's boards?",
+                "The file's boards %(boards)s are not the event's deals: was the section "
+                "played on the event's boards?",
+                len(other),
+                boards=board_list(sorted(other)),
+            )
         )
     db.session.execute(select(ClubField.id).where(ClubField.id == field.id).with_for_update())
     db.session.expire(field, ["sections"])
@@ -193,6 +233,7 @@ def section_from_file(field: ClubField, data: bytes, club: str = "") -> ClubSess
         "club": club,
         "closed": True,
         "uploaded": True,
+        "board_set": "",  # the event's boards, whatever field the file's section was of
         **({"date": field.played_on.isoformat()} if field.played_on else {}),
     }
     if deals:
@@ -203,16 +244,67 @@ def section_from_file(field: ClubField, data: bytes, club: str = "") -> ClubSess
     return section
 
 
+def same_deal(given: str, event: str) -> bool:
+    """Whether a file's deal is the event's (however its PBN text is written); a file's deal
+    short of a hand says nothing against it."""
+    try:
+        return Deal.from_pbn(given).hands == Deal.from_pbn(event).hands
+    except HandError:
+        return True
+
+
 def read_section(data: bytes) -> ClubSession:
     """A section's file: this project's game file, or a PBN or USEBIO results file."""
     if data.lstrip()[:1] == b"{":
         try:
             return game_from_json(data)
-        except TransferError:
-            raise
         except RuleError as error:
             raise TransferError(file_message(error)) from error
     return files.session_from_file(data)
+
+
+@bp.post("/event/<field_id>/end")
+def end_event(field_id: str) -> Response:
+    """The organiser closes the event (no club joins any more: once every club's section is
+    closed, the hands and the results are everyone's), or opens it again."""
+    field = event_or_404(field_id)
+    if not organises(field):
+        abort(404)
+    if not EndEventForm().validate():
+        flash(_("The form has expired; try again."), "error")
+        return redirect(url_for("club.field_page", field_id=field.id))
+    field.ended = not field.ended
+    for section in field.sections:  # what their pages show may change
+        section.changed()
+    try:
+        db.session.commit()
+    except StaleDataError:  # a club's director changed its section at that very moment
+        db.session.rollback()
+        flash(_("A club's section changed at the same moment; try again."), "error")
+        return redirect(url_for("club.field_page", field_id=field.id))
+    if field.ended:
+        flash(_("The event is closed: no club joins it any more."))
+    else:
+        flash(_("The event is open again: clubs may join it."))
+    return redirect(url_for("club.field_page", field_id=field.id))
+
+
+@bp.get("/event/<field_id>/deals.pbn")
+def event_deals_file(field_id: str) -> Response:
+    """The event's deals as a PBN file, for each club's dealing machine: the organiser's and
+    the clubs' directors' (whoever has the clubs' link), everyone's once the event is over."""
+    field = event_or_404(field_id)
+    if not (organises(field) or invited(field) or field.closed_everywhere):
+        abort(404)
+    record = SessionRecord(
+        results=(), event=field.name, date=field.played_on, deals=field.event_deals
+    )
+    name = f"event-{field.played_on or date.today():%Y-%m-%d}-{field.id}-deals.pbn"
+    return Response(
+        pbn.write_pbn(record),
+        mimetype="application/x-pbn; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @bp.get("/event/<field_id>/qr/<any(organiser, clubs):link>.svg")

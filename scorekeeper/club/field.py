@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, files
 from scorekeeper.club.family import pair_label
-from scorekeeper.club.forms import FieldForm
+from scorekeeper.club.forms import EndEventForm, FieldForm
 from scorekeeper.club.hands import HandRecord, hand_records
 from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import direct_every_section, directs, organises
@@ -144,6 +144,7 @@ def field_page(field_id: str) -> str:
         problem=problem,
         scoring=field_scoring(field),
         links=event_links(field) if field.organiser_token else None,
+        end_form=EndEventForm(),
         form=FieldForm(
             data={
                 "across": "across" if field.across else "apart",
@@ -229,7 +230,7 @@ def render_ranking(
         "club/field_ranking.html",
         field=field,
         scorer=scorer,
-        first=section or field.sections[0],
+        first=section or (field.sections[0] if field.sections else None),
         section=section,
         rounds=rounds,
         rankings=rankings,

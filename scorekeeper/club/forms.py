@@ -23,7 +23,7 @@ from wtforms.validators import Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.club.models import ClubField, Shown
-from scorekeeper.club.organisers import directs, may_join
+from scorekeeper.club.organisers import directs, invited, may_join
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES
 from scorekeeper.extensions import db
@@ -51,6 +51,13 @@ SECTIONS = range(1, 7)
 
 def numbers(values: range) -> list[SelectChoice]:
     return [SelectChoice(value, str(value)) for value in values]
+
+
+def board_list(boards: list[int]) -> str:
+    """Boards named for a message: "5, 6", or "5 to 36" for a run of more than two."""
+    if len(boards) > 2 and boards[-1] - boards[0] == len(boards) - 1:
+        return _("%(first)d to %(last)d", first=boards[0], last=boards[-1])
+    return ", ".join(str(board) for board in boards)
 
 
 def scoring_field() -> RadioField:
@@ -188,6 +195,12 @@ class SetupForm(NewGameForm):
                 return False
         if valid and self.field.data:
             joined = self.joined()
+            asked = db.session.get(ClubField, str(self.field.data)[:16])
+            if joined is None and asked is not None and asked.ended and invited(asked):
+                self.form_errors.append(
+                    _("The organiser has closed the event: no club joins it any more.")
+                )
+                return False
             if joined is None:
                 self.form_errors.append(
                     _("This field is not one you direct: open it from its director's phone.")
@@ -196,13 +209,19 @@ class SetupForm(NewGameForm):
             if joined.simultaneous and not self.club.data:
                 self.club.errors = [_("Give your club's name: the event's ranking names it.")]
                 return False
-            if joined.simultaneous and joined.deals and self.boards() > len(joined.deals):
+            if not joined.simultaneous or not joined.deals:
+                return valid
+            missing = sorted(set(range(1, self.boards() + 1)) - set(joined.event_deals))
+            if missing:
                 self.boards_per_round.errors = [
                     ngettext(
-                        "This movement plays %(boards)d boards; the event has %(num)d deal.",
-                        "This movement plays %(boards)d boards; the event has %(num)d deals.",
-                        len(joined.deals),
+                        "This movement plays boards 1 to %(boards)d; the event has no deal "
+                        "for board %(missing)s.",
+                        "This movement plays boards 1 to %(boards)d; the event has no deal "
+                        "for boards %(missing)s.",
+                        len(missing),
                         boards=self.boards(),
+                        missing=board_list(missing),
                     )
                 ]
                 return False
@@ -538,3 +557,7 @@ class SectionFileForm(ImportForm):
             self.club.errors = [_("A name is made of letters, digits and signs.")]
             return False
         return valid
+
+
+class EndEventForm(Form):
+    """The organiser closes the event, or opens it again."""

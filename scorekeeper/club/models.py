@@ -73,6 +73,9 @@ class ClubField(Model):
     simultaneous: Mapped[bool] = mapped_column(default=False, server_default=false())
     """Whether the field is an event clubs join, each with its own director (or one evening's
     sections under one director)."""
+    ended: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Whether the organiser has closed the event: no club joins any more (until then the
+    field is never whole, whatever its clubs so far have done)."""
     name: Mapped[str] = mapped_column(String(80), default="", server_default="")
     played_on: Mapped[date | None]
     scoring: Mapped[str] = mapped_column(String(16), default="", server_default="")
@@ -118,7 +121,10 @@ class ClubField(Model):
 
     @property
     def closed_everywhere(self) -> bool:
-        """Every section is closed (a section uploaded from its club's file is)."""
+        """Every section is closed (a section uploaded from its club's file is), and, for a
+        simultaneous, the organiser has closed the event: a club may join until then."""
+        if self.simultaneous and not self.ended:
+            return False
         return bool(self.sections) and all(section.closed for section in self.sections)
 
     def score(self, seen_from: ClubSession | None = None, rounds: int | None = None) -> FieldScore:
@@ -255,7 +261,10 @@ class ClubSession(Game):
     def published(self) -> Published | None:
         """What this session's results file published, as it wrote it: each result's
         figures (in the order of :meth:`record`'s results) and its ranking, by place;
-        ``None`` for a session played here."""
+        ``None`` for a session played here, or a section of a field (it is ranked by the
+        field's figures, not by those its club published of it alone)."""
+        if self.field_id is not None:
+            return None
         in_imps = self.scoring.in_imps
         results = []
         for result in self.results:
@@ -346,6 +355,8 @@ class ClubSession(Game):
         boards are still played elsewhere."""
         if not self.closed or self.field_id is None or self.field is None:
             return self.closed
+        if self.field.simultaneous:
+            return self.field.closed_everywhere
         return all(
             section.closed for section in self.field.sections if section.board_set == self.board_set
         )
@@ -516,6 +527,11 @@ class ClubSession(Game):
             return self.score()
         if until == 0:
             return None
+        field = self.field if self.field_id is not None else None
+        if field is not None and field.simultaneous and len(field.sections) >= 2:
+            # Every club's results on the boards of this club's rounds finished, as the
+            # event's ranking shows them: other clubs' rounds are not this club's.
+            return field.score(self, until).section_score(self.section)
 
         def until_then(session: ClubSession) -> SessionRecord:
             """A section's results of the rounds every table of it has finished, up to this

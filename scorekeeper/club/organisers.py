@@ -46,10 +46,15 @@ def direct_every_section(field: ClubField) -> None:
         remember(section.id, scorer=True)
 
 
+def invited(field: ClubField) -> bool:
+    """Whether this browser was given the event's link for clubs (or organises it)."""
+    return field.simultaneous and (field.id in session.get(INVITED, []) or organises(field))
+
+
 def may_join(field: ClubField) -> bool:
     """Whether this browser may add a club's section to the simultaneous: it was given the
-    event's link for clubs (or organises it)."""
-    return field.simultaneous and (field.id in session.get(INVITED, []) or organises(field))
+    clubs' link, and the organiser has not closed the event."""
+    return invited(field) and not field.ended
 
 
 def token_matches(given: str, kept: str | None) -> bool:

@@ -104,6 +104,9 @@ def hands(game_id: str) -> Outcome:
     def change(game: ClubSession) -> Outcome | None:
         if form is None:
             return render_hands(game, HandsForm(formdata=None, data={"drawn_from": game.version}))
+        if of_event(game):
+            flash(_("Every club plays the event's deals: they are the organiser's."), "error")
+            return render_hands(game, form, 409)
         if not form.validate():
             return render_hands(game, form, 422)
         if not drawn_from_now(form, game.version):
@@ -158,11 +161,17 @@ def deals_given(game: ClubSession, form: HandsForm, upload: bytes | None) -> dic
     return deals
 
 
+def of_event(game: ClubSession) -> bool:
+    """Whether the session is a club's section of a simultaneous: its boards are the event's."""
+    return game.field_id is not None and game.field is not None and game.field.simultaneous
+
+
 def render_hands(game: ClubSession, form: HandsForm, status: int = 200) -> tuple[str, int]:
     records = hand_records(game)
     return render_template(
         "club/hands.html",
         game=game,
+        event=game.field if of_event(game) else None,
         form=form,
         boards=boards_of(game),
         records=records,

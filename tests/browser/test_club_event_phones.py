@@ -144,7 +144,12 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     organiser.screenshot(path=str(Path(ARTIFACTS) / "club-event-360.png"), full_page=True)
 
-    # Every club has closed: the hands and the event's ranking are everyone's.
+    # Every club has closed, but another may still join: nothing is public yet.
+    answer = player.goto(lyon_section + "/hands/print")
+    assert answer is not None and answer.status == 403
+    # The organiser closes the event: the hands and the event's ranking are everyone's.
+    organiser.get_by_role("button", name="Close the event: no more clubs").click()
+    expect(organiser.get_by_text("The event is closed: no club joins it any more.")).to_be_visible()
     answer = player.goto(lyon_section + "/hands/print")
     assert answer is not None and answer.status == 200
     player.goto(nantes_section)

@@ -25,7 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.movements import mitchell
 from tests.web.crawler import forms_of
 from tests.web.table import NONCE, TOKEN, text
-from tests.web.test_club import ENTRY, SMALL, TABLE_LINK, Club, ranking_rows
+from tests.web.test_club import SMALL, TABLE_LINK, Club, ranking_rows
 from tests.web.test_club_field import counted_by_hand, play, two_places
 from tests.web.test_club_fuzz import filled_in
 from tests.web.test_fuzz import database_content
@@ -114,6 +114,19 @@ def close(section: Club) -> None:
         form.group(1), data={"csrf_token": token.group(1), "drawn_from": form.group(2)}
     )
     assert response.status_code == 302
+
+
+def end_event(client: FlaskClient, field_url: str) -> None:
+    """The organiser closes the event: no more clubs."""
+    page = text(client.get(field_url))
+    token = TOKEN.search(page)
+    assert token and "/end" in page
+    response = client.post(
+        field_url.replace("/club/field/", "/club/event/") + "/end",
+        data={"csrf_token": token.group(1)},
+    )
+    assert response.status_code == 302
+    assert "The event is closed" in text(client.get(field_url))
 
 
 def played_elsewhere(
@@ -247,7 +260,7 @@ def test_each_link_gives_its_rights_alone(
 def test_nothing_of_a_board_is_seen_at_a_club_before_it_is_played_there(
     app: Flask, phones: dict[str, FlaskClient]
 ) -> None:
-    _field_url, clubs_link, _organiser = new_event(phones["organiser"])
+    field_url, clubs_link, _organiser = new_event(phones["organiser"])
     a = join(phones["a"], clubs_link, "Early club")
     b = join(phones["b"], clubs_link, "Late club")
     play(a, 3, 5)  # the early club has played every board
@@ -283,9 +296,16 @@ def test_nothing_of_a_board_is_seen_at_a_club_before_it_is_played_there(
     assert "Board " not in traveller
     for page in ("travellers", "ranking", "field.pbn"):
         assert late.get(f"/club/field/{field.id}/{page}").status_code == 404
-    # Once every club has closed, the hands are everyone's.
+    # Every club so far closed: still nothing public, as long as another club may join.
     play(b, 3, 6)
     close(b)
+    for section in (a, b):
+        assert late.get(section.url + "/hands/print").status_code == 403
+        assert late.get(section.url + "/travellers").status_code == 403
+    assert late.get(f"/club/field/{field.id}/travellers").status_code == 404
+    # The organiser closes the event: the hands and the results are everyone's.
+    end_event(phones["organiser"], field_url)
+    assert "no club joins it any more" in text(phones["b"].get(clubs_link, follow_redirects=True))
     for section in (a, b):
         assert late.get(section.url + "/hands/print").status_code == 200
     assert late.get(b.url + "/field").status_code == 200
@@ -302,7 +322,7 @@ def test_an_uploaded_file_off_the_event_s_boards_is_refused_and_sent_twice_is_on
     data, _played = played_elsewhere(phones["c"], 7)  # boards 1 to 6
     refused = upload(phones["c"], clubs_link, data)
     assert refused.status_code == 422
-    assert "The event has no board 5, 6" in text(refused)
+    assert "The event has no boards 5, 6: is this the file of this event?" in text(refused)
     garbage = upload(phones["c"], clubs_link, b"\x00\xffnot a file", "x.pbn")
     assert garbage.status_code == 422
     with app.app_context():
@@ -381,12 +401,13 @@ def test_a_club_whose_movement_needs_more_boards_than_the_event_has_is_told(
     data.update({**SMALL, "field": field_id, "club": "Big club", "tables": "5"})
     response = client.post("/club/new", data=data)
     assert response.status_code == 422
-    assert "This movement plays 10 boards; the event has 6 deals." in text(response)
+    assert "This movement plays boards 1 to 10; the event has no deal for boards 7 to 10." in (
+        text(response)
+    )
     del data["club"]
     response = client.post("/club/new", data={**data, "tables": "3"})
     assert response.status_code == 422
     assert "Give your club&#39;s name" in text(response)
-    assert ENTRY  # the table phones' form address, as the other tests read it
 
 
 @settings(
@@ -431,3 +452,34 @@ def crawled_event(app: Flask) -> tuple[FlaskClient, str, str]:
     field_url, clubs_link, _organiser = new_event(client)
     assert client.get(clubs_link).status_code == 302
     return client, field_url, clubs_link
+
+
+def test_an_uploaded_section_is_its_uploader_s_and_shows_nothing_before_the_event_ends(
+    app: Flask, phones: dict[str, FlaskClient], mode: str
+) -> None:
+    field_url, clubs_link, _organiser = new_event(phones["organiser"])
+    a = join(phones["a"], clubs_link, "Lyon", shown="end")
+    data, _played = played_elsewhere(phones["c"], 4)
+    response = upload(phones["c"], clubs_link, data)
+    assert response.status_code == 302
+    uploaded = response.headers["Location"]
+    assert "Open the session again" in text(phones["c"].get(uploaded))  # its uploader directs it
+    for other in (phones["a"], phones["stranger"], phones["organiser"]):
+        page = text(other.get(uploaded))
+        assert "Open the session again" not in page and "Close the session" not in page
+        for url in ("/travellers", "/hands/print", "/cards"):
+            assert other.get(uploaded + url).status_code == 403, url
+        for url in ("/session.pbn", "/session.xml"):
+            assert other.get(uploaded + url).status_code in (403, 404), url
+    # A club showing its ranking at the end: its players see the event's at its end too.
+    player = app.test_client()
+    assert player.get(a.url + "/field").status_code == 404
+    assert "The event&#39;s ranking" not in text(player.get(a.url))
+    assert phones["a"].get(a.url + "/field").status_code == 200  # its director sees it
+    play(a, 3, 8)
+    close(a)
+    assert player.get(a.url + "/field").status_code == 200
+    assert player.get(uploaded + "/travellers").status_code == 403  # the event is not over
+    end_event(phones["organiser"], field_url)
+    assert player.get(uploaded + "/travellers").status_code == 200
+    assert player.get(uploaded + "/session.pbn").status_code == 200
