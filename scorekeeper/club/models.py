@@ -9,7 +9,7 @@ another, and a phone's stale form is caught for its own table only.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from datetime import date, datetime
 from enum import StrEnum
 from functools import lru_cache
@@ -17,6 +17,7 @@ from functools import lru_cache
 from sqlalchemy import ForeignKey, String, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from scorekeeper.club import field_scores
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable, _decimal
 from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting, new_game_id, utcnow
@@ -75,6 +76,14 @@ class ClubField(Model):
     def score(self) -> FieldScore:
         """The field scored, every section with every result in (RuleError: a section the
         engine refuses)."""
+        return field_scores.field_score(self.id, self.state(), self._scored)
+
+    def state(self) -> Hashable:
+        """What the field's score depends on: how it is scored, and each section's versions
+        (a result entered in one section counts a change in each of them)."""
+        return field_scores.state_of(self.across, self.sections)
+
+    def _scored(self) -> FieldScore:
         sections = [
             Section(section.section, section.record(), section.board_set)
             for section in self.sections
@@ -386,6 +395,10 @@ class ClubSession(Game):
         )
 
     def score(self) -> SessionScore:
+        field = self.field if self.field_id is not None else None
+        if field is not None and field.across and len(field.sections) >= 2:
+            # Scored once per state of the field, for every section's pages.
+            return field_scores.section_score(field.id, field.state(), field._scored, self.section)
         return self.scored(self.record(), lambda section: section.record())
 
     def scored(
