@@ -19,12 +19,20 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from flask import has_request_context, request
+from sqlalchemy import select
 
-from scorekeeper.rules.duplicate import SessionScore
+from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, _table_result
+from scorekeeper.extensions import db
+from scorekeeper.rules.common import Side
+from scorekeeper.rules.duplicate import Pair, SessionRecord, SessionScore, TableResult
 from scorekeeper.rules.field import FieldScore
+from scorekeeper.rules.movements import Movement
+
+if TYPE_CHECKING:
+    from scorekeeper.club.models import ClubSession
 
 FIELDS_KEPT = 32
 """Fields kept, the newest state of each (a federation's simultaneous evening is one field;
@@ -99,3 +107,101 @@ def forget() -> None:
     """Drop every kept score (the tests' fresh start)."""
     with kept_lock:
         kept_fields.clear()
+
+
+def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
+    """Each section's record, as ``ClubSession.record`` gives it, its rows read for every
+    section at once: three statements for the field (results, pairs, deals), not three for
+    each of its seventy sections, and each row read as a tuple rather than an object."""
+    ids = [section.id for section in sections]
+    results: dict[str, list[TableResult]] = {id_: [] for id_ in ids}
+    read = db.session.execute(
+        select(
+            ClubResult.game_id,
+            ClubResult.board,
+            ClubResult.table,
+            ClubResult.round,
+            ClubResult.ns,
+            ClubResult.ew,
+            ClubResult.level,
+            ClubResult.strain,
+            ClubResult.doubled,
+            ClubResult.declarer,
+            ClubResult.tricks,
+            ClubResult.artificial_ns,
+            ClubResult.artificial_ew,
+            ClubResult.lead,
+            ClubResult.switched,
+        )
+        .where(ClubResult.game_id.in_(ids))
+        .order_by(ClubResult.game_id, ClubResult.round, ClubResult.table, ClubResult.board)
+    )
+    for game_id, *columns in read:
+        results[game_id].append(_table_result(*columns))
+    names: dict[str, dict[Pair, str]] = {id_: {} for id_ in ids}
+    tiebreaks: dict[str, dict[Pair, int]] = {id_: {} for id_ in ids}
+    pairs = db.session.execute(
+        select(ClubPair.game_id, ClubPair.number, ClubPair.direction, ClubPair.names,
+               ClubPair.tiebreak)
+        .where(ClubPair.game_id.in_(ids))
+        .order_by(ClubPair.game_id, ClubPair.direction, ClubPair.number)
+    )  # fmt: skip
+    for game_id, number, direction, pair_names, tiebreak in pairs:
+        key = Pair(number, Side(direction) if direction else None)
+        if pair_names:
+            names[game_id][key] = pair_names
+        if tiebreak is not None:
+            tiebreaks[game_id][key] = tiebreak
+    deals: dict[str, dict[int, str]] = {id_: {} for id_ in ids}
+    for game_id, board, deal in db.session.execute(
+        select(ClubDeal.game_id, ClubDeal.board, ClubDeal.deal)
+        .where(ClubDeal.game_id.in_(ids))
+        .order_by(ClubDeal.game_id, ClubDeal.board)
+    ):
+        deals[game_id][board] = deal
+    records = []
+    for section in sections:
+        played = tuple(results[section.id])
+        movement = section.movement
+        records.append(
+            SessionRecord(
+                results=played,
+                ranking=section.ranking,
+                scoring=section.scoring,
+                event=section.event,
+                club=section.club,
+                date=section.played_on or section.created_at.date(),
+                names=names[section.id],
+                deals=deals[section.id],
+                tiebreaks=tiebreaks[section.id],
+                expected=(
+                    expected_of(movement, played) if movement is not None else section.file_expected
+                ),
+                totals=section.totals,
+            )
+        )
+    return records
+
+
+_expected: OrderedDict[tuple[int, tuple[TableResult, ...]], tuple[Movement, dict[int, int]]] = (
+    OrderedDict()
+)
+_expected_lock = threading.Lock()
+
+
+def expected_of(movement: Movement, results: tuple[TableResult, ...]) -> dict[int, int]:
+    """``movement.expected_results(results)``, once per state of a section's results (a
+    movement is built once per process, see ``_movement``; held with its figures, its id
+    names no other while they are kept)."""
+    key = (id(movement), results)
+    with _expected_lock:
+        found = _expected.get(key)
+        if found is not None and found[0] is movement:
+            _expected.move_to_end(key)
+            return dict(found[1])
+    expected = movement.expected_results(results)
+    with _expected_lock:
+        _expected[key] = (movement, expected)
+        while len(_expected) > 1024:
+            _expected.popitem(last=False)
+    return dict(expected)

@@ -84,9 +84,10 @@ class ClubField(Model):
         return field_scores.state_of(self.across, self.sections)
 
     def _scored(self) -> FieldScore:
+        records = field_scores.records_of(self.sections)  # as each section's record()
         sections = [
-            Section(section.section, section.record(), section.board_set)
-            for section in self.sections
+            Section(section.section, record, section.board_set)
+            for section, record in zip(self.sections, records, strict=True)
         ]
         return score_field(sections, across=self.across)
 

@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
+from scorekeeper.club import field_scores
 from scorekeeper.club.models import ClubField
 from scorekeeper.extensions import db
 from scorekeeper.rules.field import FieldScore
@@ -378,3 +379,7 @@ def test_a_result_in_one_section_shows_at_once_on_every_page_of_the_field(
     assert b.enter(2, {**contract, "level": "3"})[2] == 302
     assert shown_pairs(text(client.get(field)))[("B", "NS", 2)][1] == "50.00"
     assert len(scored) == 2
+    with app.app_context():  # the field's rows read together, as each section reads its own
+        found = db.session.get(ClubField, field.rsplit("/", 1)[1])
+        assert found is not None
+        assert field_scores.records_of(found.sections) == [s.record() for s in found.sections]
