@@ -21,8 +21,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from flask import has_request_context, request
-from sqlalchemy import select
+from flask import g, has_request_context, request
+from sqlalchemy import func, select
 
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, _table_result
 from scorekeeper.extensions import db
@@ -205,3 +205,43 @@ def expected_of(movement: Movement, results: tuple[TableResult, ...]) -> dict[in
         while len(_expected) > 1024:
             _expected.popitem(last=False)
     return dict(expected)
+
+
+def progress(section: ClubSession) -> tuple[int, int]:
+    """A section's results in, and those its movement expects: the field's page shows them
+    for each of its sections, counted for all of them in one statement a request (not each
+    section's results read as objects), and each movement's count worked out once."""
+    counted: dict[str, int] | None = getattr(g, "field_results_in", None)
+    if counted is None or section.id not in counted:
+        others = section.field.sections if section.field is not None else [section]
+        ids = [other.id for other in others]
+        counted = dict.fromkeys(ids, 0)
+        read = db.session.execute(
+            select(ClubResult.game_id, func.count())
+            .where(ClubResult.game_id.in_(ids))
+            .group_by(ClubResult.game_id)
+        )
+        counted.update({game_id: count for game_id, count in read})
+        g.field_results_in = counted
+    movement = section.movement
+    if movement is None:
+        return counted[section.id], counted[section.id]
+    return counted[section.id], expected_in(movement)
+
+
+_expected_in: dict[int, tuple[Movement, int]] = {}
+
+
+def expected_in(movement: Movement) -> int:
+    """The results a movement expects: its tables' boards, round by round, but where a pair
+    sits out (as ``Movement.progress`` counts them)."""
+    found = _expected_in.get(id(movement))
+    if found is None or found[0] is not movement:
+        grid = movement.progress(set())
+        found = _expected_in[id(movement)] = (
+            movement,
+            sum(cell.expected for row in grid for cell in row),
+        )
+        if len(_expected_in) > 1024:
+            _expected_in.clear()
+    return found[1]
