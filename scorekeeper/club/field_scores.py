@@ -69,15 +69,34 @@ def _drawing() -> bool:
     return has_request_context() and request.method in ("GET", "HEAD")
 
 
+scoring_locks: dict[str, threading.Lock] = {}
+"""One field is scored by one thread at a time: the pages asked for at once after a result
+(its table's, the player's, the organiser's) wait for the one scoring it, and take its score,
+rather than each scoring it again beside the others."""
+
+
+def _found(field_id: str, state: Hashable) -> _Kept | None:
+    with kept_lock:
+        kept = kept_fields.get(field_id)
+        if kept is not None and kept.state == state:
+            kept_fields.move_to_end(field_id)
+            return kept
+    return None
+
+
 def _kept(field_id: str, state: Hashable, scored: Callable[[], FieldScore]) -> _Kept:
-    if _drawing():
-        with kept_lock:
-            kept = kept_fields.get(field_id)
-            if kept is not None and kept.state == state:
-                kept_fields.move_to_end(field_id)
-                return kept
-    kept = _Kept(state, scored())
-    if _drawing():
+    if not _drawing():
+        return _Kept(state, scored())
+    if (kept := _found(field_id, state)) is not None:
+        return kept
+    with kept_lock:
+        if len(scoring_locks) > 4 * FIELDS_KEPT:
+            scoring_locks.clear()
+        lock = scoring_locks.setdefault(field_id, threading.Lock())
+    with lock:
+        if (kept := _found(field_id, state)) is not None:  # scored meanwhile
+            return kept
+        kept = _Kept(state, scored())
         with kept_lock:
             kept_fields[field_id] = kept
             kept_fields.move_to_end(field_id)
