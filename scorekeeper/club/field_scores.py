@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from flask import g, has_request_context, request
@@ -133,8 +134,11 @@ def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
     section at once: three statements for the field (results, pairs, deals), not three for
     each of its seventy sections, and each row read as a tuple rather than an object."""
     ids = [section.id for section in sections]
+    # Read as rows through the session's connection: the ORM's handling of each row is
+    # spared (nothing of the session is pending on a page being drawn).
+    connection = db.session.connection()
     results: dict[str, list[TableResult]] = {id_: [] for id_ in ids}
-    read = db.session.execute(
+    read = connection.execute(
         select(
             ClubResult.game_id,
             ClubResult.board,
@@ -159,20 +163,22 @@ def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
         results[game_id].append(_table_result(*columns))
     names: dict[str, dict[Pair, str]] = {id_: {} for id_ in ids}
     tiebreaks: dict[str, dict[Pair, int]] = {id_: {} for id_ in ids}
-    pairs = db.session.execute(
+    pairs = connection.execute(
         select(ClubPair.game_id, ClubPair.number, ClubPair.direction, ClubPair.names,
                ClubPair.tiebreak)
         .where(ClubPair.game_id.in_(ids))
         .order_by(ClubPair.game_id, ClubPair.direction, ClubPair.number)
     )  # fmt: skip
     for game_id, number, direction, pair_names, tiebreak in pairs:
-        key = Pair(number, Side(direction) if direction else None)
+        if not pair_names and tiebreak is None:
+            continue
+        key = _pair(number, direction)
         if pair_names:
             names[game_id][key] = pair_names
         if tiebreak is not None:
             tiebreaks[game_id][key] = tiebreak
     deals: dict[str, dict[int, str]] = {id_: {} for id_ in ids}
-    for game_id, board, deal in db.session.execute(
+    for game_id, board, deal in connection.execute(
         select(ClubDeal.game_id, ClubDeal.board, ClubDeal.deal)
         .where(ClubDeal.game_id.in_(ids))
         .order_by(ClubDeal.game_id, ClubDeal.board)
@@ -181,6 +187,15 @@ def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
     records = []
     for section in sections:
         played = tuple(results[section.id])
+        # The same results as last read: the same tuple, which the engine finds again by it.
+        with _results_lock:
+            before = _results.get(section.id)
+            if before is not None and before == played:
+                played = before
+            else:
+                if len(_results) >= 4096:
+                    _results.clear()
+                _results[section.id] = played
         movement = section.movement
         records.append(
             SessionRecord(
@@ -202,27 +217,34 @@ def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
     return records
 
 
-_expected: OrderedDict[tuple[int, tuple[TableResult, ...]], tuple[Movement, dict[int, int]]] = (
-    OrderedDict()
-)
+_results: dict[str, tuple[TableResult, ...]] = {}
+"""Each section's results as last read (its results change one at a time)."""
+_results_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4096)
+def _pair(number: int, direction: str) -> Pair:
+    return Pair(number, Side(direction) if direction else None)
+
+
+_expected: dict[int, tuple[Movement, tuple[TableResult, ...], dict[int, int]]] = {}
 _expected_lock = threading.Lock()
 
 
 def expected_of(movement: Movement, results: tuple[TableResult, ...]) -> dict[int, int]:
     """``movement.expected_results(results)``, once per state of a section's results (a
-    movement is built once per process, see ``_movement``; held with its figures, its id
-    names no other while they are kept)."""
-    key = (id(movement), results)
+    movement is built once per process, see ``_movement``, and a section's results are kept
+    as one tuple while they stay the same: each is held with the figures, so their ids name
+    no other while they are kept)."""
     with _expected_lock:
-        found = _expected.get(key)
-        if found is not None and found[0] is movement:
-            _expected.move_to_end(key)
-            return dict(found[1])
+        found = _expected.get(id(results))
+        if found is not None and found[0] is movement and found[1] is results:
+            return dict(found[2])
     expected = movement.expected_results(results)
     with _expected_lock:
-        _expected[key] = (movement, expected)
-        while len(_expected) > 1024:
-            _expected.popitem(last=False)
+        if len(_expected) >= 4096:
+            _expected.clear()
+        _expected[id(results)] = (movement, results, expected)
     return dict(expected)
 
 

@@ -328,7 +328,26 @@ def _parts_of(record: SessionRecord, by_direction: bool) -> _Parts:
     if not by_direction and record.ranking.numbered_by_direction:
         named = (*record.names, *record.tiebreaks)
         after = max((pair.number for pair in named if pair.direction is Side.NS), default=0)
-    return _section_parts(record.results, record.ranking, by_direction, after)
+    results = record.results
+    found = _parts_by_identity.get(id(results))
+    if (
+        found is not None
+        and found[0] is results
+        and found[1] == (record.ranking, by_direction, after)
+    ):
+        return found[2]
+    parts = _section_parts(results, record.ranking, by_direction, after)
+    if len(_parts_by_identity) >= 1024:
+        _parts_by_identity.clear()
+    _parts_by_identity[id(results)] = (results, (record.ranking, by_direction, after), parts)
+    return parts
+
+
+_parts_by_identity: dict[
+    int, tuple[tuple[TableResult, ...], tuple[Ranking, bool, int], _Parts]
+] = {}
+"""Sections' results found again as the same tuple (a server keeps a section's results
+as one while they stay the same): found without hashing every result."""
 
 
 @lru_cache(maxsize=1024)
@@ -477,6 +496,7 @@ def clear_memo() -> None:
     """Forget every board and every field scored: the next field is scored from scratch."""
     with _last_lock:
         _last_scored.clear()
+    _parts_by_identity.clear()
     scored_board.cache_clear()
     _section_parts.cache_clear()
 
