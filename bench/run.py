@@ -1240,8 +1240,7 @@ def prepare(
             f"  the event filled in {time.perf_counter() - started:.0f} s: "
             f"{len(event['sessions'])} sections, "
             f"{sum(len(s['tables']) for s in event['sessions'])} tables; a table's page "
-            f"{page_bytes_gzip(server.url, table_link)[0]} B gzip, the field's ranking "
-            f"{page_bytes_gzip(server.url, event['field']['path'] + '/ranking')[0]} B gzip",
+            f"{page_bytes_gzip(server.url, table_link)[0]} B gzip",
             flush=True,
         )
         event_file = same_size_file(deployment, server, table_link, "sim-table", cleanup)
