@@ -281,12 +281,16 @@ TABLE_LINK = re.compile(r'value="https?://[^/"]+(/club/[^/"]+/table/(\d+)/[0-9a-
 DRAWN_FROM = re.compile(r'name="drawn_from" type="hidden" value="(\d+)"')
 FOLLOWED = re.compile(r'data-live="([^"]+)" data-version="(\d+)"')
 NONCE = re.compile(r'name="nonce" type="hidden" value="([^"]*)"')
-MOVEMENT = mitchell(CLUB_TABLES, CLUB_BOARDS)
-BOARDS_OF_TABLE = {
-    table: [(s.round, board) for s in MOVEMENT.table_seatings(table) for board in s.boards]
-    for table in range(1, CLUB_TABLES + 1)
-}
-"""Each table's boards in the order it plays them: (round, board)."""
+
+
+def boards_of(tables: int) -> dict[int, list[tuple[int, int]]]:
+    """Each table's boards in the order it plays them, (round, board), in a Mitchell of
+    ``tables`` tables, two boards a round."""
+    movement = mitchell(tables, CLUB_BOARDS)
+    return {
+        table: [(s.round, board) for s in movement.table_seatings(table) for board in s.boards]
+        for table in range(1, tables + 1)
+    }
 
 
 def result_fields(rng: random.Random) -> dict[str, str]:
@@ -307,16 +311,44 @@ def club_session(base: str, number: int) -> dict[str, Any]:
     """A session started by its director, its tables' phones and the players' each having
     opened their link once, and ``number % CLUB_PLAYED_SPREAD`` rounds played everywhere."""
     director = Phone(base)
-    page = director.request("/club/new")[1]
+    path = set_up(director, CLUB_SETUP)
+    return session_played(base, director, path, number, CLUB_TABLES)
+
+
+def set_up(director: Phone, setup: dict[str, str], query: str = "") -> str:
+    """A session set up on the director's phone (``query``: ``?field=`` adds a section to a
+    field): its page's path."""
+    page = director.request(f"/club/new{query}")[1]
     token, nonce = TOKEN.search(page), NONCE.search(page)
     assert token and nonce
-    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), **CLUB_SETUP}
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), **setup}
     status, body, location = director.request("/club/new", data)
     assert status == 302, body[:500]
-    path = urllib.parse.urlsplit(location).path
+    return urllib.parse.urlsplit(location).path
+
+
+def session_played(
+    base: str,
+    director: Phone,
+    path: str,
+    number: int,
+    table_count: int,
+    players: int = PLAYER_PHONES,
+    players_follow_the_table: bool = False,
+) -> dict[str, Any]:
+    """A session's tables' phones and the players' (``players`` a table, following the
+    session's page or their table's) each having opened their link once, and
+    ``number % CLUB_PLAYED_SPREAD`` rounds played everywhere."""
+    session = tables_opened(base, director, path, table_count)
+    rounds_played(session, number)
+    return phones_opened(base, director, session, players, players_follow_the_table)
+
+
+def tables_opened(base: str, director: Phone, path: str, table_count: int) -> dict[str, Any]:
+    """A session's tables' phones, each having opened its link from the director's page."""
     links = {int(table): link for link, table in TABLE_LINK.findall(director.request(path)[1])}
-    assert sorted(links) == list(range(1, CLUB_TABLES + 1))
-    rng = random.Random(number)
+    assert sorted(links) == list(range(1, table_count + 1))
+    boards_of_table = boards_of(table_count)
     tables: list[dict[str, Any]] = []
     for at, link in sorted(links.items()):
         phone = Phone(base)
@@ -331,36 +363,52 @@ def club_session(base: str, number: int) -> dict[str, Any]:
                 "token": token.group(1),
                 "version": int(drawn.group(1)),
                 "next": 0,
+                "boards": boards_of_table[at],
             }
         )
-    played = number % CLUB_PLAYED_SPREAD
-    for _round in range(played):
-        for table in tables:
+    return {"path": path, "tables": tables}
+
+
+def rounds_played(session: dict[str, Any], number: int, spread: int = CLUB_PLAYED_SPREAD) -> None:
+    """``number % spread`` rounds played at every table of the session."""
+    rng = random.Random(number)
+    for _round in range(number % spread):
+        for table in session["tables"]:
             for _board in range(CLUB_BOARDS):
                 enter_and_confirm(table, rng)
-    for table in tables:
+
+
+def phones_opened(
+    base: str,
+    director: Phone,
+    session: dict[str, Any],
+    players: int,
+    players_follow_the_table: bool,
+) -> dict[str, Any]:
+    """Each table's phone following its table, and the players' phones opened once."""
+    path = session["path"]
+    for table in session["tables"]:
         phone = table.pop("phone")
         live = FOLLOWED.search(phone.request(table["link"])[1])
         assert live and "/part/" in live.group(1)
         table["part_version"] = int(live.group(2))
         table["cookie"] = cookie_of(phone)
-        players = [Phone(base) for _ in range(PLAYER_PHONES)]
-        for player in players:
-            player.request(path)
-        table["players"] = [cookie_of(player) for player in players]
+        phones = [Phone(base) for _ in range(players)]
+        for player in phones:
+            player.request(table["link"] if players_follow_the_table else path)
+        table["players"] = [cookie_of(player) for player in phones]
         table["entered"] = False  # North-South entered its next board, East-West to confirm
     return {
-        "path": path,
+        **session,
         "director": cookie_of(director),
         "version": json.loads(director.request(f"{path}/version")[1])["version"],
-        "tables": tables,
     }
 
 
 def enter_and_confirm(table: dict[str, Any], rng: random.Random) -> None:
     """The table's next board entered by North-South and confirmed by East-West (filling)."""
     phone: Phone = table["phone"]
-    round_, board = BOARDS_OF_TABLE[table["table"]][table["next"]]
+    round_, board = table["boards"][table["next"]]
     entry = f"{table['link']}/{round_}/{board}"
     for address, fields in ((entry, result_fields(rng)), (f"{entry}/confirm", {})):
         sent = {"csrf_token": table["token"], "drawn_from": str(table["version"]), **fields}
@@ -373,6 +421,60 @@ def enter_and_confirm(table: dict[str, Any], rng: random.Random) -> None:
 def club_fill(base: str, sessions: int) -> dict[str, Any]:
     with ThreadPoolExecutor(8) as pool:  # eight sessions set up at once
         return {"sessions": list(pool.map(lambda n: club_session(base, n), range(sessions)))}
+
+
+# --- Filling the server: the simultaneous event -----------------------------------------------
+
+
+SIM_SECTIONS = (15,) * 55 + (13, 12, 10) * 5
+"""A federation's simultaneous pairs: seventy clubs' sections, 1 000 tables in all, of 10 to
+15 tables (the setup form's Mitchell stops at 15), each a Mitchell of two boards a round, all
+on the same boards, scored across the field."""
+SIM_PLAYED_SPREAD = 3
+"""Section n starts with n % 3 rounds played: 2 000 results or so, the field's first hour
+(filled through the pages, a result's two posts each, it takes the server minutes)."""
+SIM_PLAYER_PHONES = 1
+"""A player's phone at each table, following its table's page."""
+SIM_TARGETS_MS = {"table_pages": 100.0, "posts": 150.0, "field_pages": 200.0}
+"""What a step must keep (p95) to count as held, besides the phones' pace."""
+FIELD_EVERY = 2.0
+"""The organiser's phone loads the field's page, then its ranking, one every 2 s."""
+FIELD_LINK = re.compile(r'href="(/club/field/[A-Za-z0-9_-]+)"')
+
+
+def sim_fill(base: str) -> dict[str, Any]:
+    """The event set up through the app's pages by its organiser's phone: the first section's
+    setup with two sections, then each further section added to the field (``?field=``);
+    then every section's tables' phones opened, section n with ``n % SIM_PLAYED_SPREAD``
+    rounds played, and the players' phones opened, eight sections at once."""
+    director = Phone(base)
+    first = set_up(director, {**CLUB_SETUP, "tables": str(SIM_SECTIONS[0]), "sections": "2"})
+    found = FIELD_LINK.search(director.request(first)[1])
+    assert found
+    field = found.group(1)
+    field_id = field.rsplit("/", 1)[1]
+    assert SIM_SECTIONS[0] == SIM_SECTIONS[1]  # the first two are set up together
+    for tables in SIM_SECTIONS[2:]:
+        setup = {**CLUB_SETUP, "tables": str(tables), "field": field_id, "board_set": "same"}
+        set_up(director, setup, f"?field={field_id}")
+    sections = re.findall(r'<h3><a href="(/club/[A-Za-z0-9_-]+)">', director.request(field)[1])
+    assert len(sections) == len(SIM_SECTIONS), len(sections)
+
+    numbers = range(len(SIM_SECTIONS))
+    # Each step for every section before the next: the pages opened while no result changes
+    # the field are drawn once its score is kept, not scored anew at each page.
+    with ThreadPoolExecutor(8) as pool:
+        opened = list(
+            pool.map(lambda n: tables_opened(base, director, sections[n], SIM_SECTIONS[n]), numbers)
+        )
+        list(pool.map(lambda n: rounds_played(opened[n], n, SIM_PLAYED_SPREAD), numbers))
+        filled = list(
+            pool.map(
+                lambda n: phones_opened(base, director, opened[n], SIM_PLAYER_PHONES, True),
+                numbers,
+            )
+        )
+    return {"sessions": filled, "field": {"path": field, "director": cookie_of(director)}}
 
 
 # --- The load generator (another process) ---------------------------------------------------
@@ -661,7 +763,7 @@ async def club_load(
     clock = RunClock(server_pid)
     started_at = time.perf_counter()
     end = started_at + seconds
-    kinds = ("table_pages", "posts", "director_pages", "player_pages", "polls", "table_polls")
+    kinds = (*CLUB_KINDS, "field_pages")
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     errors = [0]
     meant, waited = [0.0], [0.0]
@@ -748,9 +850,9 @@ async def club_load(
         )
         polling = asyncio.ensure_future(poll)
         await pause(rng.uniform(0, CONFIRM_AFTER) if table["entered"] else first_board[id(table)])
-        while time.perf_counter() < end and table["next"] < len(BOARDS_OF_TABLE[number]):
+        while time.perf_counter() < end and table["next"] < len(table["boards"]):
             board_started = time.perf_counter()
-            round_, board = BOARDS_OF_TABLE[number][table["next"]]
+            round_, board = table["boards"][table["next"]]
             entry = f"{table['link']}/{round_}/{board}"
             if not table["entered"]:
                 await send(session, table, headers, entry, result_fields(rng))
@@ -786,14 +888,49 @@ async def club_load(
         status, ms = await pool.timed("GET", table["link"], headers)
         timed("table_pages", status, ms)
 
+    def table_follower(session: dict[str, Any], table: dict[str, Any], cookie: str) -> Any:
+        """A player's phone following its table's page (the event's players)."""
+        game_id = session["path"].rsplit("/", 1)[1]
+        number = table["table"]
+        seen = [table["part_version"]]
+
+        async def reload() -> None:
+            seen[0] = table["part_version"]
+            status, ms = await pool.timed("GET", table["link"], {"Cookie": cookie})
+            timed("player_pages", status, ms)
+
+        return follow(
+            f"{session['path']}/part/{number}/version",
+            lambda: f'"{game_id}-{number}-{seen[0]}"',
+            reload,
+            cookie,
+        )
+
+    async def organiser(field: dict[str, Any]) -> None:
+        """The organiser's phone: the field's page, then its ranking, one every 2 s."""
+        headers = {"Cookie": field["director"]}
+        await pause(rng.uniform(0, FIELD_EVERY))
+        while time.perf_counter() < end:
+            for address in (field["path"], f"{field['path']}/ranking"):
+                status, ms = await pool.timed("GET", address, headers)
+                timed("field_pages", status, ms)
+                await pause(FIELD_EVERY)
+
     tasks = []
+    field = fill_data.get("field")
     for session in chosen:
-        tasks.append(session_follower(session, session["director"], "director_pages"))
+        if field is None:
+            tasks.append(session_follower(session, session["director"], "director_pages"))
         for table in session["tables"]:
             tasks.append(table_phone(session, table))
             tasks += [
-                session_follower(session, cookie, "player_pages") for cookie in table["players"]
+                table_follower(session, table, cookie)
+                if field is not None
+                else session_follower(session, cookie, "player_pages")
+                for cookie in table["players"]
             ]
+    if field is not None:
+        tasks.append(organiser(field))
     await asyncio.gather(*tasks)
     return {
         **times,
@@ -1003,6 +1140,8 @@ class Plan:
 
     tables: int
     sessions: int
+    sim: bool = False
+    """Whether it holds the simultaneous event too."""
 
 
 @dataclass
@@ -1017,6 +1156,22 @@ class ClubNight:
     high: int = 0
     sustained: int = 0
     redone: int = 0
+    workload: str = "club"
+    """"club": sessions of their own; "sim": the simultaneous event, one field."""
+    targets_ms: dict[str, float] = field(default_factory=lambda: dict(CLUB_TARGETS_MS))
+    memory: list[list[float]] = field(default_factory=list)
+    """Each latency run's resident memory of each server process, in MB, at its end."""
+
+    def tables(self, sessions: int) -> int:
+        """The tables of the first ``sessions`` sessions."""
+        return sum(len(session["tables"]) for session in self.fill["sessions"][:sessions])
+
+    def phones(self, sessions: int) -> int:
+        """The phones of the first ``sessions`` sessions: each table's and its players', the
+        directors' (the club night) or the organiser's (the event)."""
+        chosen = self.fill["sessions"][:sessions]
+        at_tables = sum(1 + len(table["players"]) for s in chosen for table in s["tables"])
+        return at_tables + (1 if self.workload == "sim" else len(chosen))
 
 
 @dataclass
@@ -1035,6 +1190,10 @@ class Bench:
     sustained: int = 0
     redone: int = 0
     club: ClubNight | None = None
+    sim: ClubNight | None = None
+
+    def night(self, workload: str) -> ClubNight | None:
+        return self.sim if workload == "sim" else self.club
 
     def say(self, message: str) -> None:
         print(f"  {self.deployment.label:<20} {message}", flush=True)
@@ -1072,6 +1231,19 @@ def prepare(
             flush=True,
         )
         table_file = same_size_file(deployment, server, table_link, "table", cleanup)
+    event, event_file = None, None
+    if plan.sim:
+        started = time.perf_counter()
+        event = sim_fill(server.url)
+        table_link = event["sessions"][0]["tables"][0]["link"]
+        print(
+            f"  the event filled in {time.perf_counter() - started:.0f} s: "
+            f"{len(event['sessions'])} sections, "
+            f"{sum(len(s['tables']) for s in event['sessions'])} tables; a table's page "
+            f"{page_bytes_gzip(server.url, table_link)[0]} B gzip",
+            flush=True,
+        )
+        event_file = same_size_file(deployment, server, table_link, "sim-table", cleanup)
     # The app reads its static files when it starts: start it again to serve them.
     stop(running.pop())
     server = deployment.start(database_url, folder)
@@ -1100,6 +1272,26 @@ def prepare(
                 "poll": (f"{session['path']}/version", {"If-None-Match": etag}),
             },
             high=plan.sessions,
+        )
+    if event is not None:
+        session, table = event["sessions"][0], event["sessions"][0]["tables"][0]
+        game_id = session["path"].rsplit("/", 1)[1]
+        etag = f'"{game_id}-{table["table"]}-{table["part_version"]}"'
+        director = {"Cookie": event["field"]["director"]}
+        bench.sim = ClubNight(
+            event,
+            {
+                "static": (f"/static/{event_file}", {}),
+                "table_page": (table["link"], {"Cookie": table["cookie"]}),
+                "field_page": (f"{event['field']['path']}/ranking", director),
+                "poll": (
+                    f"{session['path']}/part/{table['table']}/version",
+                    {"If-None-Match": etag},
+                ),
+            },
+            high=len(event["sessions"]) - 1,
+            workload="sim",
+            targets_ms=dict(SIM_TARGETS_MS),
         )
     return bench
 
@@ -1255,16 +1447,35 @@ def figures_of(bench: Bench, latency_tables: int, runs: int, rescore: float) -> 
 # --- The club night, every step run several times ------------------------------------------
 
 
-def club_connections(deployment: Deployment, sessions: int) -> int:
+def club_connections(deployment: Deployment, night: ClubNight, sessions: int) -> int:
     """A connection for every phone (the tables', the players', the directors') where they
     reach the server itself; the proxy's where they reach nginx."""
     if not deployment.phones_connect_directly:
         return PROXY_CONNECTIONS
-    return sessions * (CLUB_TABLES * (1 + PLAYER_PHONES) + 1)
+    return night.phones(sessions)
 
 
-def club_step(bench: Bench, sessions: int, seconds: float) -> dict[str, Any]:
-    night = bench.club
+def resident_mb(pid: int) -> list[float]:
+    """The resident memory of a server's processes (the one started, and its children: the
+    Granian workers), in MB."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(entry) == pid or int(fields.get("PPid", "0").strip()) == pid:
+            found.append(int(fields.get("VmRSS", "0 kB").split()[0]) / 1024)
+    return sorted(found, reverse=True)
+
+
+def club_step(
+    bench: Bench, sessions: int, seconds: float, workload: str = "club"
+) -> dict[str, Any]:
+    night = bench.night(workload)
     assert night is not None
     load = in_another_process(
         {
@@ -1273,130 +1484,154 @@ def club_step(bench: Bench, sessions: int, seconds: float) -> dict[str, Any]:
             "seconds": seconds,
             "fill": night.fill,
             "sessions": sessions,
-            "connections": club_connections(bench.deployment, sessions),
+            "connections": club_connections(bench.deployment, night, sessions),
             "server_pid": bench.server.process.pid,
         }
     )
+    load["memory_mb"] = resident_mb(bench.server.process.pid)
     night.fill["sessions"][:sessions] = load.pop("sessions")  # the next run goes on from here
-    p95 = {kind: percentile(load[kind], 0.95) for kind in CLUB_TARGETS_MS}
+    p95 = {kind: percentile(load[kind], 0.95) for kind in night.targets_ms}
     load["held"] = (
         load["kept"] >= KEPT_SCHEDULE
         and not load["errors"]
-        and all(p95[kind] < target for kind, target in CLUB_TARGETS_MS.items())
+        and all(p95[kind] < target for kind, target in night.targets_ms.items())
     )
     load["p95"] = p95
     return load
 
 
-def club_run(bench: Bench, sessions: int, seconds: float, note: str = "") -> dict[str, Any]:
+def club_run(
+    bench: Bench, sessions: int, seconds: float, note: str = "", workload: str = "club"
+) -> dict[str, Any]:
+    night = bench.night(workload)
+    assert night is not None
+
     def run() -> dict[str, Any]:
-        load = club_step(bench, sessions, seconds)
+        load = club_step(bench, sessions, seconds, workload)
         p95 = load["p95"]
+        pages = "director_pages" if workload == "club" else "field_pages"
         print(
-            f"  {bench.deployment.label:<20} {sessions * CLUB_TABLES:>5} club tables"
+            f"  {bench.deployment.label:<20} {night.tables(sessions):>5} {workload} tables"
             f"{note and f' ({note})'}: p95 table page {p95['table_pages']:.1f} ms "
             f"({len(load['table_pages'])}), post {p95['posts']:.1f} ms ({len(load['posts'])}), "
-            f"director {p95['director_pages']:.1f} ms ({len(load['director_pages'])}), player "
-            f"pages {len(load['player_pages'])}, polls {len(load['polls'])} + "
+            f"{pages.split('_')[0]} {percentile(load[pages], 0.95):.1f} ms "
+            f"({len(load[pages])}), player pages {len(load['player_pages'])} (p95 "
+            f"{percentile(load['player_pages'], 0.95):.1f} ms), polls {len(load['polls'])} + "
             f"{len(load['table_polls'])} ({load['kept']:.0%} of the schedule), "
             f"{load['errors']} errors, server core {load['server_busy_share']:.0%} busy "
             f"(others {load['core_others_share']:.0%}), generator "
-            f"{load['generator_busy_share']:.0%}",
+            f"{load['generator_busy_share']:.0%}, memory "
+            + "+".join(f"{mb:.0f}" for mb in load["memory_mb"])
+            + " MB",
             flush=True,
         )
         return load
 
     if note == "warm-up":
         return run()
-    kind = (bench.deployment.label, "club", sessions)
+    kind = (bench.deployment.label, workload, sessions)
     load: dict[str, Any] = HOST.until_steady(
         kind, run, lambda load: load["server_busy_share"], bench.say
     )
-    assert bench.club is not None
-    bench.club.redone += load["redone"]
+    night.redone += load["redone"]
     return load
 
 
-def club_rates_run(bench: Bench, seconds: float) -> None:
-    night = bench.club
+def club_rates_run(bench: Bench, seconds: float, workload: str = "club") -> None:
+    night = bench.night(workload)
     assert night is not None
-    rate = flat_out_rates(bench, night.targets, "club rates", seconds)
+    rate = flat_out_rates(bench, night.targets, f"{workload} rates", seconds)
     night.rates.append(rate)
     night.redone += rate["redone"]
 
 
-def measure_club(benches: list[Bench], seconds: float, runs: int) -> list[dict[str, Any]]:
+def measure_club(
+    benches: list[Bench], seconds: float, runs: int, workload: str = "club"
+) -> list[dict[str, Any]]:
     """The club night's runs, as :func:`measure_all`'s: the deployments taking turns, the
     latencies over a minute at the target (some seventy sessions of fifteen tables), the most
-    sessions held searched above or below it."""
-    nights = [bench for bench in benches if bench.club is not None]
-    filled = min(len(bench.club.fill["sessions"]) for bench in nights)  # type: ignore[union-attr]
-    target = min(-(-CLUB_TARGET_TABLES // CLUB_TABLES), filled)  # sessions
+    sessions held searched above or below it. The event (``workload`` "sim") is run the same
+    way: its latencies at its whole field, the most of its sections held searched below it
+    (each section still scored across the whole field)."""
+    nights = [bench for bench in benches if bench.night(workload) is not None]
+
+    def night_of(bench: Bench) -> ClubNight:
+        found = bench.night(workload)
+        assert found is not None
+        return found
+
+    filled = min(len(night_of(bench).fill["sessions"]) for bench in nights)
+    # Sessions: the event's whole field, or some seventy sessions of fifteen tables.
+    club_target = min(-(-CLUB_TARGET_TABLES // CLUB_TABLES), filled)
+    target = filled if workload == "sim" else club_target
     for bench in nights:
-        club_run(bench, target, seconds, "warm-up")
+        club_run(bench, target, seconds, "warm-up", workload)
     for _run in range(runs):
         for bench in nights:
-            club_rates_run(bench, seconds)
+            club_rates_run(bench, seconds, workload)
         for bench in nights:
-            load = club_run(bench, target, max(seconds, LATENCY_SECONDS))
-            bench.club.latency_loads.append(load)  # type: ignore[union-attr]
+            load = club_run(bench, target, max(seconds, LATENCY_SECONDS), workload=workload)
+            night_of(bench).latency_loads.append(load)
     for bench in nights:
-        night = bench.club
-        assert night is not None
+        night = night_of(bench)
         if sum(load["held"] for load in night.latency_loads) * 2 > runs:
             night.sustained, night.low = target, target + 1
         else:
             night.high = target - 1
-    searching = [bench for bench in nights if bench.club.low <= bench.club.high]  # type: ignore[union-attr]
+    searching = [bench for bench in nights if night_of(bench).low <= night_of(bench).high]
     while searching:
-        steps = {id(b): (b.club.low + b.club.high) // 2 for b in searching}  # type: ignore[union-attr]
+        steps = {id(b): (night_of(b).low + night_of(b).high) // 2 for b in searching}
         held = {id(bench): 0 for bench in searching}
         for _run in range(runs):
             for bench in searching:
-                held[id(bench)] += club_run(bench, steps[id(bench)], seconds)["held"]
+                step = club_run(bench, steps[id(bench)], seconds, workload=workload)
+                held[id(bench)] += step["held"]
         for bench in searching:
-            night = bench.club
-            assert night is not None
+            night = night_of(bench)
             if held[id(bench)] * 2 > runs:
                 night.sustained, night.low = steps[id(bench)], steps[id(bench)] + 1
             else:
                 night.high = steps[id(bench)] - 1
-        searching = [b for b in searching if b.club.low <= b.club.high]  # type: ignore[union-attr]
-    return [club_figures(bench, target, runs) for bench in nights]
+        searching = [b for b in searching if night_of(b).low <= night_of(b).high]
+    return [club_figures(bench, target, runs, workload) for bench in nights]
 
 
-def club_figures(bench: Bench, target: int, runs: int) -> dict[str, Any]:
-    night = bench.club
+def club_figures(bench: Bench, target: int, runs: int, workload: str = "club") -> dict[str, Any]:
+    night = bench.night(workload)
     assert night is not None
     at, rates = night.latency_loads, night.rates
+    pages = "director_page" if workload == "club" else "field_page"
     figures: dict[str, list[float]] = {
         "table_page_p95_ms": [percentile(load["table_pages"], 0.95) for load in at],
         "post_result_p95_ms": [percentile(load["posts"], 0.95) for load in at],
-        "director_page_p95_ms": [percentile(load["director_pages"], 0.95) for load in at],
+        f"{pages}_p95_ms": [percentile(load[f"{pages}s"], 0.95) for load in at],
         "player_page_p95_ms": [percentile(load["player_pages"], 0.95) for load in at],
         "poll_p95_ms": [percentile(load["polls"], 0.95) for load in at],
         "table_poll_p95_ms": [percentile(load["table_polls"], 0.95) for load in at],
         "requests_per_s": [
-            sum(len(load[kind]) for kind in CLUB_KINDS) / max(LATENCY_SECONDS, 1) for load in at
+            sum(len(load[kind]) for kind in (*CLUB_KINDS, "field_pages")) / max(LATENCY_SECONDS, 1)
+            for load in at
         ],
         "server_busy_share": [load["server_busy_share"] for load in at],
         "core_others_share": [load["core_others_share"] for load in at],
         "generator_busy_share": [load["generator_busy_share"] for load in at],
         "static_rps": [rate["static"] for rate in rates],
         "table_page_rps": [rate["table_page"] for rate in rates],
-        "director_page_rps": [rate["director_page"] for rate in rates],
+        f"{pages}_rps": [rate[pages] for rate in rates],
         "table_page_vs_static": [rate["table_page"] / rate["static"] for rate in rates],
-        "director_page_vs_static": [rate["director_page"] / rate["static"] for rate in rates],
+        f"{pages}_vs_static": [rate[pages] / rate["static"] for rate in rates],
         "poll_vs_static": [rate["poll"] / rate["static"] for rate in rates],
+        "memory_mb_per_process": [max(load["memory_mb"], default=0.0) for load in at],
     }
     result: dict[str, Any] = {
         "database": bench.deployment.label,
-        "workload": "club",
+        "workload": workload,
         "runs": runs,
-        "latencies_at_tables": target * CLUB_TABLES,
-        "club_tables_sustained": night.sustained * CLUB_TABLES,
+        "latencies_at_tables": night.tables(target),
+        f"{workload}_tables_sustained": night.tables(night.sustained),
     }
     put_figures(result, figures)
+    result["server_processes"] = max(len(load["memory_mb"]) for load in at)
     result["runs_redone"] = night.redone
     return result
 
@@ -1416,6 +1651,8 @@ TARGETS = {
     "post_result_p95_ms": "< 150",
     "director_page_p95_ms": "< 200",
     "table_page_vs_static": "≥ 0.7",
+    "sim_tables_sustained": "≥ 1000",
+    "field_page_p95_ms": "< 200",
 }
 
 
@@ -1434,7 +1671,7 @@ def table(results: list[dict[str, Any]]) -> None:
         )
 
 
-WORKLOADS = ("ascenseur", "club")
+WORKLOADS = ("ascenseur", "club", "sim")
 
 
 def whole_benchmark(
@@ -1448,6 +1685,9 @@ def whole_benchmark(
     )
     if "club" not in workloads:
         plan = replace(plan, sessions=0)
+    if "ascenseur" not in workloads:  # the round page is still measured, on a few tables
+        plan = replace(plan, tables=min(plan.tables, 24))
+    plan = replace(plan, sim="sim" in workloads)
     with ExitStack() as cleanup:
         # Last of all, the databases and the servers' logs (a failed start shows its log).
         cleanup.callback(shutil.rmtree, folder, ignore_errors=True)
@@ -1475,6 +1715,9 @@ def whole_benchmark(
         if "club" in workloads:
             print("\n-- The club night --", flush=True)
             results += measure_club(benches, seconds, runs)
+        if "sim" in workloads:
+            print("\n-- The simultaneous event: one field of 1 000 tables --", flush=True)
+            results += measure_club(benches, seconds, runs, "sim")
     for workload in workloads:
         table([result for result in results if result["workload"] == workload])
     for result in results:
@@ -1517,8 +1760,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--workloads",
-        default=",".join(WORKLOADS),
-        help="what to measure: ascenseur, club, or both (the default)",
+        default="ascenseur,club",
+        help="what to measure: ascenseur, club, sim (the simultaneous event), or a list of "
+        "them (the default: ascenseur,club)",
     )
     options = parser.parse_args()
     workloads = tuple(w for w in WORKLOADS if w in options.workloads.split(","))

@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
-from scorekeeper.club import bp, files
+from scorekeeper.club import bp, field_scores, files
 from scorekeeper.club.family import pair_label
 from scorekeeper.club.forms import EndEventForm, FieldForm
 from scorekeeper.club.hands import HandRecord, hand_records
@@ -116,13 +116,9 @@ def lines(
 
 
 def progress(section: ClubSession) -> tuple[int, int]:
-    """The results in, and those the movement expects."""
-    movement = section.movement
-    if movement is None:
-        return len(section.results), len(section.results)
-    grid = movement.progress(section.entered)
-    expected = sum(cell.expected for row in grid for cell in row)
-    return len(section.results), expected
+    """The results in, and those the movement expects (counted for every section of the
+    field at once)."""
+    return field_scores.progress(section)
 
 
 @bp.get("/field/<field_id>")

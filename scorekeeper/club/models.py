@@ -9,7 +9,7 @@ another, and a phone's stale form is caught for its own table only.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from datetime import date, datetime
 from enum import StrEnum
 from functools import lru_cache
@@ -17,6 +17,7 @@ from functools import lru_cache
 from sqlalchemy import JSON, ForeignKey, String, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from scorekeeper.club import field_scores
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable, _decimal
 from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Setting, new_game_id, new_scorer_token, utcnow
@@ -132,13 +133,11 @@ class ClubField(Model):
         engine refuses). Seen from a club's section of a simultaneous (``seen_from``), before
         every club has closed: that club's results of its first ``rounds`` (all where
         ``None``) and every club's results of the boards those are on, so that nothing of a
-        board is seen at a club before it is played there (a club yet to start sees nothing)."""
+        board is seen at a club before it is played there (a club yet to start sees nothing).
+        The whole field's score is kept once per state of its sections; a board's figures
+        are the same whether the whole field or a club sees it, and scored once."""
         if seen_from is None or not self.simultaneous or self.closed_everywhere:
-            sections = [
-                Section(section.section, section.record(), section.board_set)
-                for section in self.sections
-            ]
-            return score_field(sections, across=self.across)
+            return field_scores.field_score(self.id, self.state(), self._scored)
         own = [result for result in seen_from.results if rounds is None or result.round <= rounds]
         begun = {result.board for result in own}
         sections = []
@@ -152,6 +151,19 @@ class ClubField(Model):
             )
             record = dataclasses.replace(record, results=kept)
             sections.append(Section(section.section, record, section.board_set))
+        return score_field(sections, across=self.across)
+
+    def state(self) -> Hashable:
+        """What the field's score depends on: how it is scored, and each section's versions
+        (a result entered in one section counts a change in each of them)."""
+        return field_scores.state_of(self.across, self.sections)
+
+    def _scored(self) -> FieldScore:
+        records = field_scores.records_of(self.sections)  # as each section's record()
+        sections = [
+            Section(section.section, record, section.board_set)
+            for section, record in zip(self.sections, records, strict=True)
+        ]
         return score_field(sections, across=self.across)
 
     def shown_to_players(self) -> bool:
@@ -465,6 +477,10 @@ class ClubSession(Game):
         )
 
     def score(self) -> SessionScore:
+        field = self.field if self.field_id is not None else None
+        if field is not None and field.across and len(field.sections) >= 2:
+            # Scored once per state of the field, for every section's pages.
+            return field_scores.section_score(field.id, field.state(), field._scored, self.section)
         return self.scored(self.record(), lambda section: section.record())
 
     def scored(

@@ -60,6 +60,7 @@ __all__ = [
     "cross_imps",
     "expected_results",
     "most_results",
+    "score_board",
     "score_session",
 ]
 
@@ -446,13 +447,12 @@ class _Tally:
         return self.total / self.top if self.top else self.total
 
 
-@lru_cache(maxsize=4096)
-def _scored_board(
+def score_board(
     rows: tuple[TableResult, ...], scoring: Scoring, expected: int
 ) -> tuple[ScoredResult, ...]:
-    """One board's results scored (``expected``: its Neuberg N in matchpoints). A board's
-    figures depend on its own results alone: a result entered re-scores its board, and the
-    session's other boards are found as they were scored."""
+    """One board's results scored (``expected``: its Neuberg N in matchpoints, at least the
+    board's results; 0 in IMPs), in the order given (RULES.md §4). A board's figures depend
+    on its own results alone."""
     if scoring is Scoring.BUTLER:
         return tuple(_score_butler(rows))
     if scoring is Scoring.CROSS_IMPS:
@@ -461,6 +461,11 @@ def _scored_board(
     return tuple(
         ScoredResult(row, mp.ns, mp.ew, mp.top) for row, mp in zip(rows, points, strict=True)
     )
+
+
+_scored_board = lru_cache(maxsize=4096)(score_board)
+"""A session's boards, each scored once per state of its results: a result entered
+re-scores its board, and the session's other boards are found as they were scored."""
 
 
 def score_session(

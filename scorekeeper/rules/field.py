@@ -33,11 +33,14 @@ Each section on its own, both winners top their board:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 
+from scorekeeper.rules.bridge import BoardError, BridgeRule
 from scorekeeper.rules.common import Rule, RuleError, Side
 from scorekeeper.rules.duplicate import (
     Pair,
@@ -50,7 +53,7 @@ from scorekeeper.rules.duplicate import (
     TableResult,
     most_results,
     pairs_of,
-    score_session,
+    score_board,
 )
 
 __all__ = [
@@ -61,6 +64,7 @@ __all__ = [
     "FieldScore",
     "FieldStanding",
     "Section",
+    "clear_memo",
     "score_field",
 ]
 
@@ -208,7 +212,14 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
     The field is scored as one session whose pairs are numbered one section after another and
     whose boards are told apart by the group that matchpoints them together (a board moved by
     whole 16-board cycles keeps its dealer and vulnerability). Sections' names must differ
-    (:class:`FieldError`)."""
+    (:class:`FieldError`).
+
+    A board's figures depend on that board's results alone (RULES.md §4), and a pair's total
+    is its figures on each board added up (RULES.md §2): each board is scored through a memo
+    kept by its inputs (its results across every section, its N, the scoring;
+    :data:`BOARDS_KEPT` of them), and a field scored again after a change adds up anew only
+    the boards whose inputs changed, from the totals of the last time it was scored. The
+    figures are exact, so the totals are those counted from scratch (:func:`clear_memo`)."""
     names = [section.name for section in sections]
     if len(set(names)) != len(names):
         shared = next(name for name in names if names.count(name) > 1)
@@ -220,72 +231,321 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
     ranking = Ranking.BY_DIRECTION if by_direction else Ranking.ONE_FIELD
     if across:
         sets = list(dict.fromkeys(section.boards for section in sections))
-        group = {section.name: sets.index(section.boards) for section in sections}
+        group = [sets.index(section.boards) for section in sections]
     else:
-        group = {name: index for index, name in enumerate(names)}
+        group = list(range(len(sections)))
+
+    parts = [_parts_of(section.record, by_direction) for section in sections]
+    for index, part in enumerate(parts):
+        if part.twice is not None:
+            _pair_twice(sections, parts, group, index)
+
+    # Each board of the field: its N, and the sections' results on it, section by section.
+    expected: dict[tuple[int, int], int] = {}
+    chunks: dict[tuple[int, int], list[tuple[int, tuple[TableResult, ...], _Seats]]] = {}
+    for index, (section, part) in enumerate(zip(sections, parts, strict=True)):
+        schedule = section.record.expected or {}
+        for board in part.boards.keys() | schedule.keys():
+            key = (group[index], board)
+            expected[key] = expected.get(key, 0) + schedule.get(board, part.most)
+        for board, rows in part.boards.items():
+            chunks.setdefault((group[index], board), []).append((index, rows, part.seats[board]))
+
+    shape = (tuple(names), tuple(group), by_direction, scoring)
+    last = _last_scored.get(shape)
+    boards: dict[tuple[int, int], _Board] = {}
+    tallies = dict(last.tallies) if last is not None else {}
+    for key, found in chunks.items():
+        results = sum(len(rows) for _index, rows, _seats in found)
+        wanted = 0 if scoring.in_imps else max(expected[key], results)
+        signature = (wanted, tuple(found))
+        before = last.boards.get(key) if last is not None else None
+        if before is not None and before.signature == signature:
+            boards[key] = before
+            continue
+        now = _board_of(signature, scoring)
+        if before is not None:
+            _add(tallies, before, -1)
+        _add(tallies, now, 1)
+        boards[key] = now
+    if last is not None:
+        for key, gone in last.boards.items():
+            if key not in boards:
+                _add(tallies, gone, -1)
+    state = _Scored(boards, tallies)
+    with _last_lock:
+        _last_scored[shape] = state
+        _last_scored.move_to_end(shape)
+        while len(_last_scored) > FIELDS_KEPT:
+            _last_scored.popitem(last=False)
+
+    field_results = []
+    for index, (section, part) in enumerate(zip(sections, parts, strict=True)):
+        for board, at in part.positions:
+            found_board = boards[(group[index], board)]
+            field_results.append(
+                FieldResult(section.name, found_board.scored[found_board.starts[index] + at])
+            )
+    overall = tuple(
+        (direction, _standings(tallies, direction, sections, parts)) for direction in ranking.fields
+    )
+    return FieldScore(across, ranking, tuple(sections), tuple(field_results), overall)
+
+
+BOARDS_KEPT = 8192
+"""The boards' figures kept by their inputs (a field of seventy sections plays some forty
+boards, each scored anew at each of its results)."""
+
+FIELDS_KEPT = 64
+"""The fields whose totals are kept as last scored, to add up anew only the boards changed."""
+
+
+_Seats = tuple[tuple[Pair, Pair, Pair, Pair], ...]
+"""Each result of a section on a board: its pairs as the field numbers them within the
+section (North-South's first), then as the section numbers them."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """A section's results as the field takes them, board by board."""
+
+    boards: dict[int, tuple[TableResult, ...]]
+    seats: dict[int, _Seats]
+    positions: tuple[tuple[int, int], ...]
+    """Each result, in the section's order: its board, and its place among the section's
+    results of that board."""
+    most: int
+    owners: dict[Pair, Pair]
+    """Each pair as the section numbers it, by its number in the field there."""
+    numbered: dict[Side | None, int]
+    """The highest number of each direction's pairs, as the field numbers them."""
+    twice: tuple[int, Pair] | None
+    """The first board a pair has two results on, and the pair, if any."""
+
+
+def _parts_of(record: SessionRecord, by_direction: bool) -> _Parts:
+    after = 0
+    if not by_direction and record.ranking.numbered_by_direction:
+        named = (*record.names, *record.tiebreaks)
+        after = max((pair.number for pair in named if pair.direction is Side.NS), default=0)
+    results = record.results
+    found = _parts_by_identity.get(id(results))
+    if (
+        found is not None
+        and found[0] is results
+        and found[1] == (record.ranking, by_direction, after)
+    ):
+        return found[2]
+    parts = _section_parts(results, record.ranking, by_direction, after)
+    if len(_parts_by_identity) >= 1024:
+        _parts_by_identity.clear()
+    _parts_by_identity[id(results)] = (results, (record.ranking, by_direction, after), parts)
+    return parts
+
+
+_parts_by_identity: dict[
+    int, tuple[tuple[TableResult, ...], tuple[Ranking, bool, int], _Parts]
+] = {}
+"""Sections' results found again as the same tuple (a server keeps a section's results
+as one while they stay the same): found without hashing every result."""
+
+
+@lru_cache(maxsize=1024)
+def _section_parts(
+    results: tuple[TableResult, ...], own: Ranking, by_direction: bool, after: int
+) -> _Parts:
+    """A section's results grouped by board (``after``: where the field is ranked as one, the
+    highest North-South pair its names or tiebreaks know, after which East-West pairs are
+    numbered). Kept by the section's results: a result entered elsewhere changes nothing
+    here."""
+    ranking = Ranking.BY_DIRECTION if by_direction else Ranking.ONE_FIELD
+    numbered_results = results
+    if not by_direction:
+        named = {Pair(after, Side.NS): ""} if after else {}
+        record = SessionRecord(results, own, names=named)
+        numbered_results = _numbered_across(record).results
+    boards: dict[int, list[TableResult]] = {}
+    seats: dict[int, list[tuple[Pair, Pair, Pair, Pair]]] = {}
+    positions = []
+    numbered: Counter[Side | None] = Counter()
+    seen: set[tuple[int, Pair]] = set()
+    twice = None
+    for original, result in zip(results, numbered_results, strict=True):
+        here = pairs_of(result, ranking)
+        for pair in here:
+            numbered[pair.direction] = max(numbered[pair.direction], pair.number)
+            if twice is None and (original.board, pair) in seen:
+                twice = (original.board, pair)
+            seen.add((original.board, pair))
+        rows = boards.setdefault(original.board, [])
+        positions.append((original.board, len(rows)))
+        rows.append(original)
+        seats.setdefault(original.board, []).append((*here, *pairs_of(original, own)))
+    return _Parts(
+        {board: tuple(rows) for board, rows in boards.items()},
+        {board: tuple(found) for board, found in seats.items()},
+        tuple(positions),
+        most_results(results),
+        {ns: own for seated in seats.values() for ns, _ew, own, _own_ew in seated}
+        | {ew: own for seated in seats.values() for _ns, ew, _own_ns, own in seated},
+        dict(numbered),
+        twice,
+    )
+
+
+def _pair_twice(
+    sections: Sequence[Section], parts: Sequence[_Parts], group: Sequence[int], index: int
+) -> None:
+    """A pair with two results on a board: refused as a session refuses it, the board and the
+    pair named as the field numbers them (:class:`BoardError`)."""
+    twice = parts[index].twice
+    assert twice is not None
+    board, pair = twice
     highest = max(
         (
-            board
+            number
             for section in sections
-            for board in (
+            for number in (
                 *(result.board for result in section.record.results),
                 *(section.record.expected or {}),
             )
         ),
         default=1,
     )
-    cycles = -(-highest // CYCLE)  # enough whole cycles to clear every board of a group
-
-    results: list[TableResult] = []
-    originals: list[tuple[str, TableResult]] = []
-    field_pairs: dict[Pair, FieldPair] = {}
-    expected: dict[int, int] = {}
-    pairs_before: Counter[Side | None] = Counter()
-    tables_before = 0
-    for section in sections:
-        record = section.record if by_direction else _numbered_across(section.record)
-        moved_by = CYCLE * cycles * group[section.name]
-        schedule = section.record.expected or {}
-        most = most_results(section.record.results)
-        for board in {result.board for result in section.record.results} | set(schedule):
-            expected[board + moved_by] = expected.get(board + moved_by, 0) + schedule.get(
-                board, most
-            )
-        numbered: Counter[Side | None] = Counter()
-        for original, result in zip(section.record.results, record.results, strict=True):
-            own = pairs_of(original, section.record.ranking)
-            moved = [
-                Pair(pair.number + pairs_before[pair.direction], pair.direction)
-                for pair in pairs_of(result, ranking)
-            ]
-            for pair_there, pair_here in zip(own, moved, strict=True):
-                field_pairs[pair_here] = FieldPair(section.name, pair_there)
-            for pair in pairs_of(result, ranking):
-                numbered[pair.direction] = max(numbered[pair.direction], pair.number)
-            ns, ew = (pair.number for pair in moved)  # as they sat, switched or not
-            results.append(
-                replace(
-                    result,
-                    board=result.board + moved_by,
-                    table=result.table + tables_before,
-                    ns=ns,
-                    ew=ew,
-                )
-            )
-            originals.append((section.name, original))
-        tables_before += max((result.table for result in record.results), default=0)
-        pairs_before.update(numbered)
-
-    scored = score_session(results, ranking=ranking, scoring=scoring, expected=expected)
-    field_results = tuple(
-        FieldResult(name, replace(item, result=original))
-        for (name, original), item in zip(originals, scored.results, strict=True)
+    cycles = -(-highest // CYCLE)
+    before = sum((Counter(part.numbered) for part in parts[:index]), Counter[Side | None]())
+    moved = Pair(pair.number + before[pair.direction], pair.direction)
+    raise BoardError(
+        BridgeRule.PAIR_TWICE, pair=moved.label, board=board + CYCLE * cycles * group[index]
     )
-    overall = tuple(
-        (side, tuple(_in_field(standing, field_pairs) for standing in standings))
-        for side, standings in scored.rankings
-    )
-    return FieldScore(across, ranking, tuple(sections), field_results, overall)
+
+
+_Signature = tuple[int, tuple[tuple[int, tuple[TableResult, ...], _Seats], ...]]
+"""A board's inputs: its N (0 in IMPs), and each section's results on it with their pairs."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """A board of the field scored: its inputs, its results' figures (section after section),
+    where each section's results start among them, and what it adds to each pair's total."""
+
+    signature: _Signature
+    scored: tuple[ScoredResult, ...]
+    starts: dict[int, int]
+    adds: tuple[tuple[tuple[int, Pair], Fraction, int], ...]
+
+
+def _board_of(signature: _Signature, scoring: Scoring) -> _Board:
+    wanted, found = signature
+    rows = tuple(row for _index, section_rows, _seats in found for row in section_rows)
+    scored = scored_board(rows, scoring, wanted)
+    starts, adds = {}, []
+    at = 0
+    for index, section_rows, seats in found:
+        starts[index] = at
+        for item, (ns, ew, _own_ns, _own_ew) in zip(
+            scored[at : at + len(section_rows)], seats, strict=True
+        ):
+            adds += [((index, ns), item.ns, item.top), ((index, ew), item.ew, item.top)]
+        at += len(section_rows)
+    return _Board(signature, scored, starts, tuple(adds))
+
+
+@lru_cache(maxsize=BOARDS_KEPT)
+def scored_board(
+    rows: tuple[TableResult, ...], scoring: Scoring, expected: int
+) -> tuple[ScoredResult, ...]:
+    """One board of the field scored, its results across every section (``expected``: its
+    N in matchpoints, 0 in IMPs): kept by these inputs, so that a result entered re-scores
+    its own board alone (RULES.md §4)."""
+    return score_board(rows, scoring, expected)
+
+
+_Tallies = dict[tuple[int, Pair], tuple[Fraction, int, int, Fraction, float]]
+"""Each pair's total, top and boards, by its section and its number in the field there, with
+what places it (its share of its top, or its total), exactly and as a float to sort by."""
+
+
+def _add(tallies: _Tallies, board: _Board, sign: int) -> None:
+    """Add a board's figures to the pairs' totals (``sign`` -1: take them away)."""
+    for pair, figure, top in board.adds:
+        total, tops, count, _key, _float = tallies.get(pair, _NONE)
+        count += sign
+        if count:
+            total, tops = total + sign * figure, tops + sign * top
+            key = total / tops if tops else total
+            tallies[pair] = (total, tops, count, key, float(key))
+        else:
+            del tallies[pair]
+
+
+_NONE = (Fraction(0), 0, 0, Fraction(0), 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    boards: dict[tuple[int, int], _Board]
+    tallies: _Tallies
+
+
+_last_scored: OrderedDict[Hashable, _Scored] = OrderedDict()
+_last_lock = threading.Lock()
+
+
+def clear_memo() -> None:
+    """Forget every board and every field scored: the next field is scored from scratch."""
+    with _last_lock:
+        _last_scored.clear()
+    _parts_by_identity.clear()
+    scored_board.cache_clear()
+    _section_parts.cache_clear()
+
+
+def _standings(
+    tallies: _Tallies,
+    direction: Side | None,
+    sections: Sequence[Section],
+    parts: Sequence[_Parts],
+) -> tuple[FieldStanding, ...]:
+    """One ranking of the field, as a session places its pairs (:func:`score_session`): by
+    the share of their own top (or their IMPs), then one section after another, by number."""
+    keyed = [
+        (-approximately, index, pair.number, key, (index, pair))
+        for (index, pair), (_total, _top, _boards, key, approximately) in tallies.items()
+        if direction is None or pair.direction == direction
+    ]
+    keyed.sort()
+    # Figures a float cannot tell apart are put in their exact order.
+    start = 0
+    while start < len(keyed):
+        end = start + 1
+        while end < len(keyed) and keyed[end][0] == keyed[start][0]:
+            end += 1
+        if end - start > 1:
+            keyed[start:end] = sorted(keyed[start:end], key=lambda k: (-k[3], k[1], k[2]))
+        start = end
+    level = [
+        place > 0 and entry[0] == keyed[place - 1][0] and entry[3] == keyed[place - 1][3]
+        for place, entry in enumerate(keyed)
+    ]  # level with the pair before it
+    level.append(False)
+    standings = []
+    ahead = 0
+    for place, (_float, index, _number, _key, pair_key) in enumerate(keyed):
+        if not level[place]:
+            ahead = place
+        total, top, count, _exact, _approximately = tallies[pair_key]
+        own = parts[index].owners[pair_key[1]]
+        tied = level[place] or level[place + 1]
+        standings.append(
+            FieldStanding(
+                FieldPair(sections[index].name, own),
+                ahead + 1,
+                tied,
+                Standing(own, ahead + 1, tied, total, top, count),
+            )
+        )
+    return tuple(standings)
 
 
 def _numbered_across(record: SessionRecord) -> SessionRecord:
@@ -294,11 +554,6 @@ def _numbered_across(record: SessionRecord) -> SessionRecord:
     if record.ranking is Ranking.BY_DIRECTION:
         record = replace(record, ranking=Ranking.ARROW_SWITCHED)
     return record.as_one_field()
-
-
-def _in_field(standing: Standing, field_pairs: Mapping[Pair, FieldPair]) -> FieldStanding:
-    pair = field_pairs[standing.pair]
-    return FieldStanding(pair, standing.rank, standing.tied, replace(standing, pair=pair.pair))
 
 
 def _placed(standings: Sequence[FieldStanding]) -> tuple[FieldStanding, ...]:

@@ -6,17 +6,27 @@ are its own session's."""
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.common import Side
+from scorekeeper.rules.bridge import Contract
+from scorekeeper.rules.common import Seat, Side
 from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, TableResult
-from scorekeeper.rules.field import FieldError, FieldPair, Section, score_field
-from scorekeeper.rules.movements import Movement
+from scorekeeper.rules.field import (
+    FieldError,
+    FieldPair,
+    FieldScore,
+    Section,
+    clear_memo,
+    score_field,
+)
+from scorekeeper.rules.movements import Movement, Seating
 from tests.rules.test_neuberg_everywhere import SHARE, evenings, played, scheduled_most, seated
 
 NAMES = "ABCD"
@@ -287,3 +297,88 @@ def test_sections_on_their_own_keep_their_boards_apart_whatever_is_entered_yet()
     score = score_field([Section("A", long), Section("B", short)], across=False)
     assert {r.scored.top for r in score.results if r.section == "B"} == {2}
     assert {r.scored.top for r in score.results if r.section == "A"} == {4}
+
+
+def scored_from_scratch(sections: list[Section], across: bool) -> FieldScore:
+    clear_memo()
+    return score_field(sections, across=across)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields(), st.booleans(), st.randoms(use_true_random=False))
+def test_a_field_scored_again_after_its_changes_is_the_field_scored_from_scratch(
+    sections: list[tuple[str, Movement, list[TableResult]]], across: bool, rng: random.Random
+) -> None:
+    """Each result entered, changed or taken away re-scores its board alone, from the totals
+    last scored: what it gives is what the field scored from scratch gives, figure by figure."""
+    full = records(sections)
+    # The evening as it comes in: each section starts with some of its results, by place.
+    entered = [
+        dict(enumerate(s.record.results[: rng.randrange(len(s.record.results) + 1)])) for s in full
+    ]
+
+    def shown() -> list[Section]:
+        return [
+            replace(s, record=replace(s.record, results=tuple(dict(sorted(e.items())).values())))
+            for s, e in zip(full, entered, strict=True)
+        ]
+
+    clear_memo()
+    for _step in range(8):
+        now = shown()
+        assert score_field(now, across=across) == scored_from_scratch(now, across)
+        score_field(now, across=across)  # the memo warm again, for the next change
+        index = rng.randrange(len(full))
+        whole, mine = full[index].record.results, entered[index]
+        missing = [at for at in range(len(whole)) if at not in mine]
+        move = rng.random()
+        if move < 0.5 and missing:
+            at = rng.choice(missing)  # a result entered
+            mine[at] = whole[at]
+        elif move < 0.8 and mine:
+            at = rng.choice(list(mine))  # a result corrected: another contract
+            contract = Contract(1, "NT")
+            tricks = rng.randrange(7, 14)
+            mine[at] = replace(mine[at], contract=contract, declarer=Seat.NORTH, tricks=tricks,
+                               artificial_ns=None, artificial_ew=None)  # fmt: skip
+        elif mine:
+            del mine[rng.choice(list(mine))]  # a result taken back
+
+
+def test_a_result_entered_re_scores_its_own_board_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sections of a 4-table Mitchell, every board played: a result changed in section B
+    scores its board again across the field, and no other board."""
+    from scorekeeper.rules import field
+    from scorekeeper.rules.movements import mitchell
+
+    movement = mitchell(4, 2)
+
+    def played(seating: Seating, board: int, tricks: int) -> TableResult:
+        return TableResult(board, seating.table, seating.round, seating.ns, seating.ew,
+                           Contract(3, "NT"), Seat.NORTH, tricks)  # fmt: skip
+
+    results = [
+        played(seating, board, 7 + (seating.table + board) % 4)
+        for seating in movement.seatings
+        for board in seating.boards
+    ]
+    sections = records([("A", movement, results), ("B", movement, results)])
+    scored: list[tuple[int, ...]] = []
+    real = field.score_board
+
+    def counted(rows: tuple[TableResult, ...], *args: object) -> object:
+        scored.append(tuple(sorted({row.board for row in rows})))
+        return real(rows, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(field, "score_board", counted)
+    clear_memo()
+    first = score_field(sections)
+    assert sorted(scored) == sorted({(result.board,) for result in results})  # each board once
+    scored.clear()
+    assert score_field(sections) == first and scored == []  # nothing changed, nothing scored
+    changed = list(results)
+    changed[5] = replace(changed[5], tricks=13 - (changed[5].tricks or 0) % 3)
+    sections[1] = replace(sections[1], record=replace(sections[1].record, results=tuple(changed)))
+    again = score_field(sections)
+    assert scored == [(changed[5].board,)]
+    assert again == scored_from_scratch(sections, True)

@@ -15,8 +15,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
+from scorekeeper.club import field_scores
 from scorekeeper.club.models import ClubField
 from scorekeeper.extensions import db
+from scorekeeper.rules.field import FieldScore
 from scorekeeper.rules.movements import mitchell
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_club import SMALL, TABLE_LINK, Club, ns_score, play_whole_session, ranking_rows
@@ -374,3 +376,44 @@ def test_a_result_in_a_section_locks_the_field_s_rows_before_it_writes_any(
             event.remove(db.engine, "before_cursor_execute", seen)
     locked = statements.index("SELECT FOR UPDATE")
     assert not {"INSERT", "UPDATE", "DELETE"} & set(statements[:locked]), statements
+
+
+def test_a_result_in_one_section_shows_at_once_on_every_page_of_the_field(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The field is scored once per state of its sections, for all their pages: a result
+    entered in section A is on section B's page, the field's page and its ranking at once."""
+    field, sections = start_field(client, 2)
+    a, b = sections["A"], sections["B"]
+    contract = {"strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    assert b.enter(1, {**contract, "level": "2"})[2] == 302
+    pages = (b.url, field, f"{field}/ranking")
+    for page in pages:  # drawn, and the field's score kept
+        assert client.get(page).status_code == 200
+    assert ("1", "NS 1", "50.00") in ranking_rows(text(client.get(b.url)))
+    assert shown_pairs(text(client.get(field)))[("B", "NS", 1)] == (1, "50.00")
+    scored = []
+    whole = ClubField._scored
+
+    def counted(field_row: ClubField) -> FieldScore:
+        scored.append(field_row.id)
+        return whole(field_row)
+
+    monkeypatch.setattr(ClubField, "_scored", counted)
+    assert a.enter(1, {**contract, "level": "4"})[2] == 302  # the same board, in section A
+    # B's 110 is now beaten by A's 420: (0 + 1) × 6 / 2 − 1 = 2 of 10.
+    assert ("1", "NS 1", "20.00") in ranking_rows(text(client.get(b.url)))
+    on_field = shown_pairs(text(client.get(field)))
+    assert on_field[("B", "NS", 1)][1] == "20.00"
+    assert on_field[("A", "NS", 1)][1] == "80.00"
+    assert "80.00" in text(client.get(f"{field}/ranking"))
+    assert ("1", "NS 1", "80.00") in ranking_rows(text(client.get(a.url)))
+    assert len(scored) == 1  # one score of the field for its four pages
+    # Another result, in section B: every page follows again.
+    assert b.enter(2, {**contract, "level": "3"})[2] == 302
+    assert shown_pairs(text(client.get(field)))[("B", "NS", 2)][1] == "50.00"
+    assert len(scored) == 2
+    with app.app_context():  # the field's rows read together, as each section reads its own
+        found = db.session.get(ClubField, field.rsplit("/", 1)[1])
+        assert found is not None
+        assert field_scores.records_of(found.sections) == [s.record() for s in found.sections]
