@@ -20,8 +20,8 @@ from tests.browser.test_ascenseur_phone import no_sideways_scroll
 from tests.browser.test_club_phones import phone_at_tables, start_session, table_links
 from tests.browser.test_sheet_print import ARTIFACTS
 from tests.web.test_club import ns_score
-from tests.web.test_club_event import event_rows
-from tests.web.test_club_field import counted_by_hand, two_places
+from tests.web.test_club_event import event_rows, ranked_as_counted
+from tests.web.test_club_field import counted_by_hand
 
 Played = list[tuple[int, int, int, int]]
 
@@ -132,14 +132,7 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
     organiser.goto(field_url)
     expect(organiser.get_by_text("Results in: 18 of 18")).to_have_count(2)
     expect(organiser.get_by_text("uploaded from its file")).to_be_visible()
-    shown = event_rows(organiser.content())
-    assert set(shown) == set(expected)
-    for pair, row in shown.items():
-        assert row.pct == two_places(expected[pair]), pair
-    for direction in ("NS", "EW"):
-        mine = {pair: pct for pair, pct in expected.items() if pair[1] == direction}
-        for pair, pct in mine.items():
-            assert shown[pair].place == 1 + sum(other > pct for other in mine.values())
+    shown = ranked_as_counted(organiser.content(), expected)
     no_sideways_scroll(organiser)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     organiser.screenshot(path=str(Path(ARTIFACTS) / "club-event-360.png"), full_page=True)
