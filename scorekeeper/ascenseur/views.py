@@ -24,10 +24,11 @@ from scorekeeper.ascenseur.labels import (
 )
 from scorekeeper.ascenseur.models import AscenseurGame, CorrectionKind, RoundRecord
 from scorekeeper.ascenseur.setup import name_errors, preview, rearrange_players, variant_from_form
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes, page_context
+from scorekeeper.games.entries import EntryKind, EntryWords, page_context
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Correction, Player
 from scorekeeper.games.rights import is_scorer
+from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.views import new_game_data
 from scorekeeper.games.writes import Outcome, start_new_game
 from scorekeeper.limits import redrawn_setup_limit

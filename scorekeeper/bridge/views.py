@@ -17,10 +17,11 @@ from scorekeeper.bridge.family import FAMILY, CorrectionKind, deal_code
 from scorekeeper.bridge.forms import RESULTS, SEATS, DealForm, SeatingForm, SetupForm, choices
 from scorekeeper.bridge.labels import deal_text, rule_message
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes, page_context
+from scorekeeper.games.entries import EntryKind, EntryWords, page_context
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
+from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.views import new_game_form
 from scorekeeper.games.writes import Outcome, game_page, write_entry
 from scorekeeper.limits import new_games_limit

@@ -26,10 +26,11 @@ from scorekeeper.club.printouts import boards_of
 from scorekeeper.club.rows import ClubResult
 from scorekeeper.club.table import TableResults, seated_or_404
 from scorekeeper.contract.forms import RESULTS
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes
+from scorekeeper.games.entries import EntryKind, EntryWords
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.lookup import scorers_game
 from scorekeeper.games.models import Correction
+from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.writes import Outcome, drawn_from_now, game_page, write_entry
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import pairs_of

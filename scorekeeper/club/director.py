@@ -20,6 +20,7 @@ from scorekeeper.club.family import (
     FAMILY,
     improbable_text,
 )
+from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.forms import (
     LeadForm,
     NamesForm,
@@ -30,7 +31,7 @@ from scorekeeper.club.hands import (
     hand_records,
     put_deals,
 )
-from scorekeeper.club.models import ClubField, ClubSession
+from scorekeeper.club.models import ClubSession
 from scorekeeper.club.organisers import directs
 from scorekeeper.club.pages import club_session, refused, scored, table_links, table_path
 from scorekeeper.club.rows import ClubPair, ClubResult, ClubTable

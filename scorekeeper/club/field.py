@@ -14,9 +14,10 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, field_scores, files
 from scorekeeper.club.family import pair_label
+from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.forms import EndEventForm, FieldForm
 from scorekeeper.club.hands import HandRecord, hand_records
-from scorekeeper.club.models import ClubField, ClubSession
+from scorekeeper.club.models import ClubSession
 from scorekeeper.club.organisers import direct_every_section, directs, organises
 from scorekeeper.club.pages import club_session
 from scorekeeper.contract.labels import rule_message

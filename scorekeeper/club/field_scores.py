@@ -196,22 +196,13 @@ def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
                 if len(_results) >= 4096:
                     _results.clear()
                 _results[section.id] = played
-        movement = section.movement
         records.append(
-            SessionRecord(
-                results=played,
-                ranking=section.ranking,
-                scoring=section.scoring,
-                event=section.event,
-                club=section.club,
-                date=section.played_on or section.created_at.date(),
+            section.record_with(
+                played,
                 names=names[section.id],
                 deals=deals[section.id],
                 tiebreaks=tiebreaks[section.id],
-                expected=(
-                    expected_of(movement, played) if movement is not None else section.file_expected
-                ),
-                totals=section.totals,
+                expected_of=expected_of,
             )
         )
     return records

@@ -34,9 +34,10 @@ from scorekeeper.club.pages import club_session, printout, scored, table_path
 from scorekeeper.club.rows import ClubResult, ClubTable
 from scorekeeper.contract.forms import RESULTS
 from scorekeeper.contract.labels import rule_message
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes
+from scorekeeper.games.entries import EntryKind, EntryWords
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.models import Correction, utcnow
+from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.writes import Outcome, drawn_from_now, write_entry
 from scorekeeper.rules.common import RuleError, Seat, Side
 from scorekeeper.rules.hands import HandError, check_lead, parse_card

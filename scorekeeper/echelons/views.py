@@ -18,10 +18,11 @@ from scorekeeper.echelons import bp
 from scorekeeper.echelons.family import FAMILY, CorrectionKind, game_line
 from scorekeeper.echelons.forms import LogForm, RaceForm, SetupForm
 from scorekeeper.echelons.models import EchelonsGame, PatienceRecord
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes, page_context
+from scorekeeper.games.entries import EntryKind, EntryWords, page_context
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
+from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.views import new_game_form
 from scorekeeper.games.writes import Outcome
 from scorekeeper.limits import new_games_limit

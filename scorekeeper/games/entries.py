@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from flask import Blueprint, abort, flash, request, url_for
+from flask import abort, flash, request, url_for
 from flask_babel import format_time
 from flask_babel import gettext as _
 from sqlalchemy import inspect
@@ -542,42 +542,6 @@ def deleted_last(kind: EntryKind[G, E], game: G, key: Any, stamp: str) -> bool:
         and (last.number, last.seat) == kind.logged_at(key)
         and last.old == code
     )
-
-
-def add_entry_routes(
-    bp: Blueprint,
-    kind: EntryKind[Any, Any],
-    path: str,
-    *,
-    entered: bool = True,
-    corrected: bool = True,
-    edit: str = "/edit",
-) -> None:
-    """The routes of a kind of entry at ``path`` (``/deals/<int:number>``): entered by a POST
-    there (a GET goes to the page it is entered on), corrected at ``<path><edit>``, deleted at
-    ``<path>/delete`` (each where the kind has it)."""
-    name = kind.endpoint
-
-    def entering(game_id: str, **route: Any) -> Outcome:
-        if request.method in ("GET", "HEAD"):
-            # The address a form was sent to, opened again (a reload, the language switch of
-            # a page that answered it): the page the entry is made on.
-            return kind.page(kind.seen(game_id, route), kind.key(**route))
-        return enter(kind, game_id, route)
-
-    def correcting(game_id: str, **route: Any) -> Outcome:
-        return correct(kind, game_id, route)
-
-    def deleting(game_id: str, **route: Any) -> Outcome:
-        return delete(kind, game_id, route)
-
-    if entered:
-        bp.add_url_rule(f"/<game_id>{path}", name, entering, methods=["GET", "POST"])
-    if corrected:
-        rule = f"/<game_id>{path}{edit}"
-        bp.add_url_rule(rule, f"{name}_edit", correcting, methods=["GET", "POST"])
-    if kind.deleted is not None:
-        bp.add_url_rule(f"/<game_id>{path}/delete", f"{name}_delete", deleting, methods=["POST"])
 
 
 def describer(

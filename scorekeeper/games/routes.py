@@ -1,16 +1,18 @@
 """The pages every game has, whatever its family, added to each family's blueprint so that its
 games keep their addresses (``/<family>/<game id>/...``): the live version, the scorer link and
-the QR codes, the follow link, undo, the game file."""
+the QR codes, the follow link, undo, the game file; and the routes of a family's kind of entry."""
 
 from __future__ import annotations
 
 import json
 import secrets
+from typing import Any
 
-from flask import Blueprint, Response, abort, flash
+from flask import Blueprint, Response, abort, flash, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.games.entries import EntryKind, correct, delete, enter
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_links
 from scorekeeper.games.lookup import get_game_or_404, scorers_game
@@ -112,3 +114,39 @@ def add_table_routes(bp: Blueprint, family: Family) -> None:
             mimetype="application/json",
             headers={"Content-Disposition": f'attachment; filename="{file_stem(game)}.json"'},
         )
+
+
+def add_entry_routes(
+    bp: Blueprint,
+    kind: EntryKind[Any, Any],
+    path: str,
+    *,
+    entered: bool = True,
+    corrected: bool = True,
+    edit: str = "/edit",
+) -> None:
+    """The routes of a kind of entry at ``path`` (``/deals/<int:number>``): entered by a POST
+    there (a GET goes to the page it is entered on), corrected at ``<path><edit>``, deleted at
+    ``<path>/delete`` (each where the kind has it)."""
+    name = kind.endpoint
+
+    def entering(game_id: str, **route: Any) -> Outcome:
+        if request.method in ("GET", "HEAD"):
+            # The address a form was sent to, opened again (a reload, the language switch of
+            # a page that answered it): the page the entry is made on.
+            return kind.page(kind.seen(game_id, route), kind.key(**route))
+        return enter(kind, game_id, route)
+
+    def correcting(game_id: str, **route: Any) -> Outcome:
+        return correct(kind, game_id, route)
+
+    def deleting(game_id: str, **route: Any) -> Outcome:
+        return delete(kind, game_id, route)
+
+    if entered:
+        bp.add_url_rule(f"/<game_id>{path}", name, entering, methods=["GET", "POST"])
+    if corrected:
+        rule = f"/<game_id>{path}{edit}"
+        bp.add_url_rule(rule, f"{name}_edit", correcting, methods=["GET", "POST"])
+    if kind.deleted is not None:
+        bp.add_url_rule(f"/<game_id>{path}/delete", f"{name}_delete", deleting, methods=["POST"])

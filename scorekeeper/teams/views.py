@@ -12,10 +12,11 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.contract.labels import SEAT_NAMES, rule_message
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes, page_context
+from scorekeeper.games.entries import EntryKind, EntryWords, page_context
 from scorekeeper.games.lookup import get_game_or_404
 from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
+from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.spreadsheet import csv_download
 from scorekeeper.games.views import new_game_form
 from scorekeeper.games.writes import Outcome, game_page

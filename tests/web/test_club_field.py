@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper.club import field_scores
-from scorekeeper.club.models import ClubField
+from scorekeeper.club.field_rows import ClubField
 from scorekeeper.extensions import db
 from scorekeeper.rules.field import FieldScore
 from scorekeeper.rules.movements import mitchell

@@ -21,12 +21,12 @@ from wtforms import IntegerField
 from wtforms.validators import InputRequired
 
 from scorekeeper.extensions import db
-from scorekeeper.games.entries import EntryKind, EntryWords, add_entry_routes, describer
+from scorekeeper.games.entries import EntryKind, EntryWords, describer
 from scorekeeper.games.forms import ChangeForm, ConfirmForm
 from scorekeeper.games.models import Game, Player
 from scorekeeper.games.registry import FAMILIES, Family, NewGame, Summary, TakenBack, register
 from scorekeeper.games.rights import is_scorer, remember
-from scorekeeper.games.routes import add_table_routes
+from scorekeeper.games.routes import add_entry_routes, add_table_routes
 from scorekeeper.games.transfer import (
     CorrectionFile,
     Schema,
