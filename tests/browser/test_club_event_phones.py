@@ -17,7 +17,12 @@ from playwright.sync_api import Browser, Page, expect
 from scorekeeper.rules.movements import mitchell
 from tests.browser.conftest import PHONE
 from tests.browser.test_ascenseur_phone import no_sideways_scroll
-from tests.browser.test_club_phones import phone_at_tables, start_session, table_links
+from tests.browser.test_club_phones import (
+    choose_tables,
+    phone_at_tables,
+    start_session,
+    table_links,
+)
 from tests.browser.test_sheet_print import ARTIFACTS
 from tests.web.test_club import ns_score
 from tests.web.test_club_event import event_rows, ranked_as_counted
@@ -48,12 +53,7 @@ def join(page: Page, base: str, clubs_link: str, club: str, tables: int) -> list
     page.goto(clubs_link)
     page.get_by_role("link", name="Set up your club's section").click()
     page.get_by_label("Club").fill(club)
-    page.get_by_role("group", name="Tables").get_by_role(
-        "radio", name=str(tables), exact=True
-    ).click()
-    page.get_by_role("group", name="Boards a round").get_by_role(
-        "radio", name="2", exact=True
-    ).click()
+    choose_tables(page, tables, 2)
     page.get_by_role("button", name="Start your club's section").click()
     expect(page.get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
     return table_links(page, base, tables)

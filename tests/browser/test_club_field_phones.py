@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from scorekeeper.rules.movements import mitchell
 from tests.browser.conftest import PHONE
 from tests.browser.test_ascenseur_phone import no_sideways_scroll
-from tests.browser.test_club_phones import phone_at_tables, table_links
+from tests.browser.test_club_phones import choose_tables, phone_at_tables, table_links
 from tests.browser.test_sheet_print import ARTIFACTS
 from tests.web.test_club import ns_score, ranking_rows
 from tests.web.test_club_field import counted_by_hand, shown_pairs, two_places
@@ -23,12 +23,7 @@ from tests.web.test_club_field import counted_by_hand, shown_pairs, two_places
 def start_field(page: Page, base: str, tables: int, sections: int) -> None:
     page.goto(base + "/club/new")
     page.get_by_role("radio", name=re.compile("^Mitchell:")).check()
-    page.get_by_role("group", name="Tables").get_by_role(
-        "radio", name=str(tables), exact=True
-    ).click()
-    page.get_by_role("group", name="Boards a round").get_by_role(
-        "radio", name="2", exact=True
-    ).click()
+    choose_tables(page, tables, 2)
     page.get_by_role("group", name="Sections").get_by_role(
         "radio", name=str(sections), exact=True
     ).click()

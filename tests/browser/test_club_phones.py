@@ -31,15 +31,20 @@ def start_session(
 ) -> list[str]:
     page.goto(base + "/club/new")
     page.get_by_role("radio", name=re.compile(f"^{movement.capitalize()}:")).check()
+    choose_tables(page, tables, boards_per_round)
+    page.get_by_role("button", name="Start the session").click()
+    expect(page.get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
+    return table_links(page, base, tables)
+
+
+def choose_tables(page: Page, tables: int, boards_per_round: int) -> None:
+    """The setup form's tables and boards a round, tapped."""
     page.get_by_role("group", name="Tables").get_by_role(
         "radio", name=str(tables), exact=True
     ).click()
     page.get_by_role("group", name="Boards a round").get_by_role(
         "radio", name=str(boards_per_round), exact=True
     ).click()
-    page.get_by_role("button", name="Start the session").click()
-    expect(page.get_by_role("heading", name="Ranking", exact=True)).to_be_visible()
-    return table_links(page, base, tables)
 
 
 def opened_anew(page: Page, url: str) -> Page:
