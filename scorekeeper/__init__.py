@@ -86,7 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(games_bp)
     for name in FAMILY_PACKAGES:  # each registers itself with the core when imported
         app.register_blueprint(import_module(f"scorekeeper.{name}").bp)
-    app.register_blueprint(import_module("scorekeeper.circles.views").bp)
+    app.register_blueprint(import_module("scorekeeper.circles").bp)
     if os.environ.get("SCOREKEEPER_BEHIND_PROXY", "").lower() in ("1", "true", "yes"):
         # Behind a reverse proxy: trust its word on the scheme (HTTPS) and the client. The host
         # is the Host it passes on: a client's own X-Forwarded-Host would go through it untouched.

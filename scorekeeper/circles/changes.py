@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select, update
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.circles import outside
+from scorekeeper.circles import bp, outside
 from scorekeeper.circles.forms import (
     CircleConfirmForm,
     MergeForm,
@@ -30,7 +30,6 @@ from scorekeeper.circles.people import (
 from scorekeeper.circles.views import (
     UNDOABLE,
     NothingToDo,
-    bp,
     change_text,
     circle_games,
     family_people,

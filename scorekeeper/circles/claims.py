@@ -17,7 +17,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from scorekeeper.circles import outside
+from scorekeeper.circles import bp, outside
 from scorekeeper.circles.changes import Answered, DoneAlready, change_circle, circle_page
 from scorekeeper.circles.forms import (
     AddGameForm,
@@ -27,7 +27,7 @@ from scorekeeper.circles.models import Circle
 from scorekeeper.circles.people import (
     require_keeper,
 )
-from scorekeeper.circles.views import NothingToDo, bp, get_circle_or_404, render_circle
+from scorekeeper.circles.views import NothingToDo, get_circle_or_404, render_circle
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from scorekeeper.games.rights import remember

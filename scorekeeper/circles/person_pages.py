@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.circles import bp
 from scorekeeper.circles.changes import changed_meanwhile, hold, log, shown_anew
 from scorekeeper.circles.forms import (
     ShowNameForm,
@@ -31,7 +32,6 @@ from scorekeeper.circles.stats import (
 )
 from scorekeeper.circles.transfer import export_person
 from scorekeeper.circles.views import (
-    bp,
     family_people,
     games_played,
     json_file,

@@ -9,11 +9,9 @@ import secrets
 from collections.abc import Callable, Collection
 from datetime import date
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from flask import (
-    Blueprint,
-    Flask,
     Response,
     abort,
     flash,
@@ -29,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.circles import outside
+from scorekeeper.circles import bp, outside
 from scorekeeper.circles.forms import (
     CircleConfirmForm,
     CircleForm,
@@ -41,12 +39,9 @@ from scorekeeper.circles.forms import (
 from scorekeeper.circles.history import circle_history
 from scorekeeper.circles.models import Circle, CircleChange, CircleChangeKind, Person
 from scorekeeper.circles.people import (
-    HOOKS,
     keeps,
-    kept_circle,
     remember_keeper,
     require_keeper,
-    unkept_circle,
 )
 from scorekeeper.circles.stats import (
     LeagueTable,
@@ -61,18 +56,12 @@ from scorekeeper.games.helpers import figure
 from scorekeeper.games.links import link_base, qr_svg
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game
-from scorekeeper.games.registry import FAMILIES, register_circles
+from scorekeeper.games.registry import FAMILIES
 from scorekeeper.games.rights import form_key
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
 from scorekeeper.rules.history import public_names
-
-bp = Blueprint("circles", __name__, url_prefix="/circle")
-# The app that serves the circles' pages starts its games in them.
-bp.record_once(lambda state: register_circles(cast(Flask, state.app), HOOKS))
-bp.add_app_template_global(kept_circle, "kept_circle")
-bp.add_app_template_global(unkept_circle, "unkept_circle")
 
 
 @bp.context_processor
@@ -430,7 +419,3 @@ def json_file(document: dict[str, Any], stem: str) -> Response:
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="{stem}.json"'},
     )
-
-
-# The pages, by what they do; each adds its routes to the blueprint when imported.
-from scorekeeper.circles import changes, claims, person_pages  # noqa: E402, F401

@@ -20,7 +20,6 @@ from scorekeeper.club.family import (
     FAMILY,
     improbable_text,
 )
-from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.forms import (
     LeadForm,
     NamesForm,
@@ -31,7 +30,7 @@ from scorekeeper.club.hands import (
     hand_records,
     put_deals,
 )
-from scorekeeper.club.models import ClubSession
+from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import directs
 from scorekeeper.club.pages import club_session, refused, scored, table_links, table_path
 from scorekeeper.club.rows import ClubPair, ClubResult, ClubTable
@@ -52,6 +51,7 @@ from scorekeeper.games.writes import (
     write_entry,
 )
 from scorekeeper.limits import new_games_limit
+from scorekeeper.rules.field import section_name
 from scorekeeper.rules.history import pair_partners
 from scorekeeper.rules.movements import (
     still_missing,
@@ -75,7 +75,7 @@ def new_session(form: SetupForm) -> ClubSession:
     if count == 1:
         return one_session(form, "")
     field = ClubField(organiser_token=new_scorer_token())
-    sections = [one_session(form, field.next_name_after(index)) for index in range(count)]
+    sections = [one_session(form, section_name(index)) for index in range(count)]
     field.sections = sections
     return sections[0]
 

@@ -18,11 +18,10 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, files
 from scorekeeper.club.field import event_links, field_or_404
-from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.forms import EndEventForm, EventForm, SectionFileForm, board_list
 from scorekeeper.club.hands import deals_at_random, put_deals
 from scorekeeper.club.labels import file_message
-from scorekeeper.club.models import ClubSession
+from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import (
     direct_every_section,
     invited,

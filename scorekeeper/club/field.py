@@ -14,10 +14,9 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, field_scores, files
 from scorekeeper.club.family import pair_label
-from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.forms import EndEventForm, FieldForm
 from scorekeeper.club.hands import HandRecord, hand_records
-from scorekeeper.club.models import ClubSession
+from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.club.organisers import direct_every_section, directs, organises
 from scorekeeper.club.pages import club_session
 from scorekeeper.contract.labels import rule_message
@@ -119,7 +118,8 @@ def lines(
 def progress(section: ClubSession) -> tuple[int, int]:
     """The results in, and those the movement expects (counted for every section of the
     field at once)."""
-    return field_scores.progress(section)
+    field = section.field if section.field_id is not None else None
+    return field_scores.progress(section, field.sections if field is not None else [section])
 
 
 @bp.get("/field/<field_id>")

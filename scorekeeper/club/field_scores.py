@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from flask import g, has_request_context, request
 from sqlalchemy import func, select
@@ -32,9 +32,6 @@ from scorekeeper.rules.duplicate import Pair, SessionRecord, SessionScore, Table
 from scorekeeper.rules.field import FieldScore
 from scorekeeper.rules.movements import Movement
 
-if TYPE_CHECKING:
-    from scorekeeper.club.models import ClubSession
-
 FIELDS_KEPT = 32
 """Fields kept, the newest state of each (a federation's simultaneous evening is one field;
 a club's evening of sections another)."""
@@ -44,6 +41,25 @@ class Versioned(Protocol):
     id: str
     version: int
     parts_version: int
+
+
+class SectionRows(Protocol):
+    """What this module reads of a field's section (a ClubSession), its rows read apart."""
+
+    id: str
+
+    @property
+    def movement(self) -> Movement | None: ...
+
+    def record_with(
+        self,
+        results: tuple[TableResult, ...],
+        *,
+        names: Mapping[Pair, str],
+        deals: Mapping[int, str],
+        tiebreaks: Mapping[Pair, int],
+        expected_of: Callable[[Movement, tuple[TableResult, ...]], Mapping[int, int]],
+    ) -> SessionRecord: ...
 
 
 class _Kept:
@@ -129,7 +145,7 @@ def forget() -> None:
         kept_fields.clear()
 
 
-def records_of(sections: Sequence[ClubSession]) -> list[SessionRecord]:
+def records_of(sections: Sequence[SectionRows]) -> list[SessionRecord]:
     """Each section's record, as ``ClubSession.record`` gives it, its rows read for every
     section at once: three statements for the field (results, pairs, deals), not three for
     each of its seventy sections, and each row read as a tuple rather than an object."""
@@ -239,14 +255,13 @@ def expected_of(movement: Movement, results: tuple[TableResult, ...]) -> dict[in
     return dict(expected)
 
 
-def progress(section: ClubSession) -> tuple[int, int]:
+def progress(section: SectionRows, field_sections: Sequence[SectionRows]) -> tuple[int, int]:
     """A section's results in, and those its movement expects: the field's page shows them
     for each of its sections, counted for all of them in one statement a request (not each
     section's results read as objects), and each movement's count worked out once."""
     counted: dict[str, int] | None = getattr(g, "field_results_in", None)
     if counted is None or section.id not in counted:
-        others = section.field.sections if section.field is not None else [section]
-        ids = [other.id for other in others]
+        ids = [other.id for other in field_sections]
         counted = dict.fromkeys(ids, 0)
         read = db.session.execute(
             select(ClubResult.game_id, func.count())

@@ -9,9 +9,8 @@ from flask import flash
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.labels import difference_text, file_message, larger_event_text
-from scorekeeper.club.models import FROM_FILE, ClubSession
+from scorekeeper.club.models import FROM_FILE, ClubField, ClubSession
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.transfer import TransferError

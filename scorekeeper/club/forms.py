@@ -22,8 +22,7 @@ from wtforms import (
 from wtforms.validators import Length, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from scorekeeper.club.field_rows import ClubField
-from scorekeeper.club.models import Shown
+from scorekeeper.club.models import ClubField, Shown
 from scorekeeper.club.organisers import directs, invited, may_join
 from scorekeeper.contract.forms import DealForm
 from scorekeeper.contract.labels import SEAT_NAMES

@@ -14,7 +14,7 @@ import secrets
 
 from flask import session
 
-from scorekeeper.club.field_rows import ClubField
+from scorekeeper.club.models import ClubField
 from scorekeeper.games.rights import RECENT, browser_id, is_scorer, remember
 
 ORGANISES = "organises"

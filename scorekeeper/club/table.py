@@ -29,9 +29,10 @@ from scorekeeper.club.hands import (
     HandRecord,
     hand_records,
 )
-from scorekeeper.club.models import ClubSession, seating_at
+from scorekeeper.club.models import ClubSession
 from scorekeeper.club.pages import club_session, printout, scored, table_path
 from scorekeeper.club.rows import ClubResult, ClubTable
+from scorekeeper.club.seating import seating_at
 from scorekeeper.contract.forms import RESULTS
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games.entries import EntryKind, EntryWords

@@ -10,8 +10,9 @@ from flask_babel import gettext as _
 from pydantic import Field, StringConstraints, model_validator
 
 from scorekeeper.club.forms import BOARDS_PER_ROUND, MAX_EVENT, MAX_NAMES, MITCHELL_TABLES
-from scorekeeper.club.models import FROM_FILE, ClubSession, seating_at
+from scorekeeper.club.models import FROM_FILE, ClubSession
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable
+from scorekeeper.club.seating import seating_at
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.games import transfer
 from scorekeeper.games.models import Game, utcnow

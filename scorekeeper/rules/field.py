@@ -65,7 +65,9 @@ __all__ = [
     "FieldStanding",
     "Section",
     "clear_memo",
+    "free_section_name",
     "score_field",
+    "section_name",
 ]
 
 
@@ -198,6 +200,33 @@ class FieldScore:
             r for r in self.results if r.section in playing and r.scored.result.board == number
         ]
         return tuple(sorted(found, key=lambda r: (-r.scored.ns, r.section, r.scored.result.table)))
+
+
+def section_name(count: int) -> str:
+    """The name of the section after ``count`` others: A, B, ... Z, then AA, AB ...
+
+    >>> [section_name(count) for count in (0, 1, 25, 26, 27, 52)]
+    ['A', 'B', 'Z', 'AA', 'AB', 'BA']
+    """
+    letters = ""
+    while True:
+        count, letter = divmod(count, 26)
+        letters = chr(ord("A") + letter) + letters
+        if count == 0:
+            return letters
+        count -= 1
+
+
+def free_section_name(taken: set[str]) -> str:
+    """The first section's name not ``taken``: A, B, ... Z, AA ...
+
+    >>> free_section_name({"A", "C"})
+    'B'
+    """
+    count = 0
+    while section_name(count) in taken:
+        count += 1
+    return section_name(count)
 
 
 def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldScore:
