@@ -92,6 +92,7 @@ def every_familys_pages(client: FlaskClient) -> list[str]:
         f"{evening.url}/deals/1/edit",
         "/club/new",
         "/club/import",
+        "/club/event/new",
         club.url,
         club.tables[1],
         club.tables[2],

@@ -21,8 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from scorekeeper.club.field_rows import ClubField
-from scorekeeper.club.models import ClubSession
+from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.rules.movements import mitchell
 from tests.web.crawler import forms_of

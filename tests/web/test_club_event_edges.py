@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.club.field_rows import ClubField
 from scorekeeper.club.hands import deals_at_random
+from scorekeeper.club.models import ClubField
 from scorekeeper.extensions import db
 from scorekeeper.rules.movements import mitchell
 from tests.web.table import text

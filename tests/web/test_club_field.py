@@ -16,9 +16,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper.club import field_scores
-from scorekeeper.club.field_rows import ClubField
+from scorekeeper.club.models import ClubField
 from scorekeeper.extensions import db
-from scorekeeper.rules.field import FieldScore
+from scorekeeper.rules.field import FieldScore, section_name
 from scorekeeper.rules.movements import mitchell
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_club import SMALL, TABLE_LINK, Club, ns_score, play_whole_session, ranking_rows
@@ -272,7 +272,7 @@ def test_a_section_added_with_boards_of_its_own_is_scored_apart(
 
 
 def test_the_names_of_sections_follow_the_alphabet() -> None:
-    assert [ClubField.next_name_after(n) for n in (0, 1, 25, 26, 27, 52)] == [
+    assert [section_name(n) for n in (0, 1, 25, 26, 27, 52)] == [
         "A", "B", "Z", "AA", "AB", "BA",
     ]  # fmt: skip
 
