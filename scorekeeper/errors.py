@@ -5,7 +5,7 @@ cannot be drawn in the layout, a plain page in both languages stands in for it."
 
 from collections.abc import Callable
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -14,6 +14,11 @@ from scorekeeper.extensions import db
 from scorekeeper.security import ForeignFormError
 
 bp = Blueprint("errors", __name__)
+
+# A proxy may accept bodies larger than the app does (docs/deployment.md: 16 MB against 3 MB);
+# what it has already taken is read to the end, so that the proxy, still sending it when the
+# refusal comes, is not cut off and does not put its own error page in place of the app's.
+UNREAD_BODY_READ_UP_TO = 32 * 1024 * 1024
 
 PLAIN_PAGE = """<!doctype html>
 <html lang="en">
@@ -80,9 +85,24 @@ def http_message(code: int) -> str:
     return messages.get(code, _("Something went wrong. Nothing was changed."))
 
 
+def read_unread_body() -> None:
+    """Read and drop what is left of a request body refused before it was read (up to a bound)."""
+    stream = request.environ.get("wsgi.input")
+    if stream is None:
+        return
+    left = min(request.content_length or UNREAD_BODY_READ_UP_TO, UNREAD_BODY_READ_UP_TO)
+    try:
+        while left > 0 and (chunk := stream.read(min(left, 64 * 1024))):
+            left -= len(chunk)
+    except (OSError, ValueError):  # the client went away: nothing is waiting on the answer
+        pass
+
+
 @bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException) -> tuple[str, int]:
     code = error.code or 500
+    if code == 413:
+        read_unread_body()
     return error_page(code, lambda: http_message(code))
 
 

@@ -12,6 +12,7 @@ import shutil
 import ssl
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -233,3 +234,32 @@ def test_a_club_evening_and_a_family_game_over_https(
         director.get_by_role("button", name=re.compile("^Import")).click()
         expect(director.locator("body")).to_contain_text(re.compile(said, re.IGNORECASE))
         assert "nginx" not in director.content()
+
+
+def test_a_file_too_large_gets_the_apps_message_through_the_proxy_every_time(
+    deployment: Deployment,
+) -> None:
+    """The app refuses a body above its limit before reading it; the proxy, still sending what it
+    took from the phone, must not be cut off (nginx would answer 502 in place of the app's page)."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    body = (
+        b'--x\r\nContent-Disposition: form-data; name="results_file"; filename="r.xml"\r\n\r\n'
+        + b" " * 5_000_000
+        + b"\r\n--x--\r\n"
+    )
+    answers = []
+    for _ in range(40):
+        request = urllib.request.Request(
+            deployment.url + "/club/import",
+            data=body,
+            headers={"Content-Type": "multipart/form-data; boundary=x", "Accept-Language": "en"},
+        )
+        try:
+            urllib.request.urlopen(request, context=context, timeout=30).close()
+            answers.append((200, ""))
+        except urllib.error.HTTPError as error:
+            answers.append((error.code, error.read().decode(errors="replace")))
+    assert [code for code, _ in answers] == [413] * 40
+    assert all("What was sent is too large" in page for _, page in answers)
