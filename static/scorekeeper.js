@@ -335,6 +335,8 @@ function enhanceSetup(form) {
 // another phone: reload at once, unless this phone is halfway through a form. The page gives
 // the pace: often just after a change, less once the game has been quiet a while (the table
 // is playing its cards), never while the page is hidden, and at once when it is shown again.
+const LEAVING_FOR = 5000; // ms: a navigation begun and not ended by then has failed
+
 function followGame(body) {
   const [movingEvery, quietEvery, quietAfter] = body.dataset.livePace.split(" ").map(Number);
   const drawnAt = Date.now();
@@ -344,6 +346,16 @@ function followGame(body) {
   let done = false; // the game changed: the page reloads or says so, and asks no more
   document.addEventListener("input", () => { touched = true; });
   document.addEventListener("change", () => { touched = true; });
+  // A page this phone is going to (a link tapped, a form sent) is not cut short by a reload of
+  // this one; should the phone stay here after all (a file downloaded), it follows again.
+  let leaving = false;
+  window.addEventListener("beforeunload", () => {
+    leaving = true;
+    setTimeout(() => {
+      leaving = false;
+      if (done) changed();
+    }, LEAVING_FOR);
+  });
   function later() {
     clearTimeout(timer);
     timer = null;
@@ -375,6 +387,7 @@ function followGame(body) {
     later();
   }
   function changed() {
+    if (leaving) return;
     if (!touched) {
       window.location.reload();
       return;
@@ -387,7 +400,11 @@ function followGame(body) {
     else poll();
   });
   // Back from the browser's back-forward cache: ask at once.
-  window.addEventListener("pageshow", (event) => { if (event.persisted) poll(); });
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    leaving = false;
+    poll();
+  });
   later();
 }
 

@@ -68,3 +68,37 @@ def test_without_a_wake_lock_a_silent_video_keeps_the_screen_on(
     else:
         raise AssertionError("neither a playing video nor a note")
     context.close()
+
+
+def test_a_page_left_by_its_phone_is_not_reloaded_across_the_navigation(
+    browser: Browser, live_server: str
+) -> None:
+    """A change seen by the poll while the phone is going to another page (a link tapped, a form
+    sent) does not reload the page over that navigation; if the phone stays after all (a file
+    downloaded), the page follows the game again a few seconds later."""
+    scorer_context = browser.new_context(viewport=PHONE, locale="en-GB")
+    viewer_context = browser.new_context(viewport=PHONE, locale="en-GB")
+    scorer, viewer = scorer_context.new_page(), viewer_context.new_page()
+    start_game(scorer, live_server, FOUR)
+    viewer.goto(scorer.url)
+    expect(viewer.get_by_text("You are looking on")).to_be_visible()
+    viewer.evaluate("window.drawnOnce = true")
+    # The viewer's polls see nothing new until the scorer's bids are in.
+    viewer.route("**/version", lambda route: route.fulfill(status=304))
+    taps = Taps(scorer)
+    for name in ("Bruno", "Chloé", "Denis", "Anne"):
+        taps.number(name, 0)
+    taps.bids_sent()
+    expect(scorer.get_by_role("heading", name="Rounds entered")).to_be_visible()
+
+    viewer.evaluate("window.dispatchEvent(new Event('beforeunload'))")  # as a tap on a link
+    with viewer.expect_response(lambda r: r.url.endswith("/version") and r.status == 200):
+        viewer.unroute("**/version")
+    viewer.wait_for_timeout(500)
+    assert viewer.evaluate("window.drawnOnce === true"), "reloaded over its own navigation"
+    expect(viewer.get_by_role("heading", name="Rounds entered")).to_have_count(0)
+    # Still here after a few seconds: the page shows the change.
+    expect(viewer.get_by_role("heading", name="Rounds entered")).to_be_visible(timeout=10_000)
+    assert viewer.evaluate("window.drawnOnce === undefined")
+    scorer_context.close()
+    viewer_context.close()
