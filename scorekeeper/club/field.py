@@ -90,9 +90,12 @@ def lines(
     sections = {section.section: section for section in field.sections}
     places = {
         standing.pair: standing
-        for name in sections
-        for standing in score.section_standings(name, side)
+        for placed in score.standings_by_section(side).values()
+        for standing in placed
     }
+    # The names the field was scored with, read with its results: not each section's pairs
+    # loaded again, a statement a section.
+    names = {scored.name: scored.record.names for scored in score.sections}
     found = []
     for standing in standings:
         section = sections[standing.pair.section]
@@ -106,7 +109,9 @@ def lines(
                 in_club.rank,
                 in_club.tied,
                 pair_label(standing.pair.pair),
-                section.public_name_of(standing.pair.pair, scorer),
+                names[standing.pair.section].get(standing.pair.pair, "")
+                if scorer or section.names_shown
+                else "",
                 standing.total,
                 standing.percentage,
                 shown_in is not None and section.id == shown_in.id,

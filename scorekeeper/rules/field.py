@@ -167,6 +167,16 @@ class FieldScore:
         """One section's pairs in the field's order, placed among themselves."""
         return _placed([s for s in self.standings(direction) if s.pair.section == section])
 
+    def standings_by_section(
+        self, direction: Side | None = None
+    ) -> dict[str, tuple[FieldStanding, ...]]:
+        """Every section's ``section_standings``, in one pass over the field's ranking (a page
+        listing the whole field with each pair's place in its section)."""
+        grouped: dict[str, list[FieldStanding]] = {section.name: [] for section in self.sections}
+        for standing in self.standings(direction):
+            grouped[standing.pair.section].append(standing)
+        return {name: _placed(found) for name, found in grouped.items()}
+
     def section_score(self, name: str) -> SessionScore:
         """One section as its own pages show it: its results with their figures in the field,
         in its own order, and its pairs placed among themselves, one ranking per direction

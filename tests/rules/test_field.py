@@ -130,9 +130,12 @@ def test_every_board_is_scored_against_the_whole_field(
         for standing in standings:
             assert (standing.total, standing.standing.top) == mine[standing.pair]
             assert (standing.rank, standing.tied) == placed(shares, standing.pair)
+        by_section = score.standings_by_section(direction)
+        assert set(by_section) == {name for name, _movement, _results in sections}
         for name, _movement, _results in sections:
             own = {p: share for p, share in shares.items() if p.section == name}
             section_standings = score.section_standings(name, direction)
+            assert by_section[name] == section_standings
             assert [s.pair for s in section_standings] == [
                 s.pair for s in standings if s.pair.section == name
             ]
