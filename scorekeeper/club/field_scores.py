@@ -25,7 +25,7 @@ from typing import Protocol
 from flask import g, has_request_context, request
 from sqlalchemy import func, select
 
-from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, _table_result
+from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable, _table_result
 from scorekeeper.extensions import db
 from scorekeeper.rules.common import Side
 from scorekeeper.rules.duplicate import Pair, SessionRecord, SessionScore, TableResult
@@ -47,6 +47,7 @@ class SectionRows(Protocol):
     """What this module reads of a field's section (a ClubSession), its rows read apart."""
 
     id: str
+    version: int
 
     @property
     def movement(self) -> Movement | None: ...
@@ -140,19 +141,32 @@ def section_score(
 
 
 def forget() -> None:
-    """Drop every kept score (the tests' fresh start)."""
+    """Drop every kept score and record (the tests' fresh start)."""
     with kept_lock:
         kept_fields.clear()
+    with _records_lock:
+        _records.clear()
 
 
 def records_of(sections: Sequence[SectionRows]) -> list[SessionRecord]:
     """Each section's record, as ``ClubSession.record`` gives it, its rows read for every
     section at once: three statements for the field (results, pairs, deals), not three for
-    each of its seventy sections, and each row read as a tuple rather than an object."""
-    ids = [section.id for section in sections]
+    each of its seventy sections, and each row read as a tuple rather than an object.
+
+    A page being drawn reads again only the sections whose own rows changed since they were
+    last read (see ``own_states``): a result in one section leaves the others' as they were."""
     # Read as rows through the session's connection: the ORM's handling of each row is
     # spared (nothing of the session is pending on a page being drawn).
     connection = db.session.connection()
+    # Read before the sections' rows: what is read after is at least as new as the states.
+    own = own_states(sections) if _drawing() else {}
+    reused: dict[str, SessionRecord] = {}
+    with _records_lock:
+        for section in sections:
+            found = _records.get(section.id)
+            if found is not None and section.id in own and found[0] == own[section.id]:
+                reused[section.id] = found[1]
+    ids = [section.id for section in sections if section.id not in reused]
     results: dict[str, list[TableResult]] = {id_: [] for id_ in ids}
     read = connection.execute(
         select(
@@ -202,6 +216,9 @@ def records_of(sections: Sequence[SectionRows]) -> list[SessionRecord]:
         deals[game_id][board] = deal
     records = []
     for section in sections:
+        if section.id in reused:
+            records.append(reused[section.id])
+            continue
         played = tuple(results[section.id])
         # The same results as last read: the same tuple, which the engine finds again by it.
         with _results_lock:
@@ -212,16 +229,40 @@ def records_of(sections: Sequence[SectionRows]) -> list[SessionRecord]:
                 if len(_results) >= 4096:
                     _results.clear()
                 _results[section.id] = played
-        records.append(
-            section.record_with(
-                played,
-                names=names[section.id],
-                deals=deals[section.id],
-                tiebreaks=tiebreaks[section.id],
-                expected_of=expected_of,
-            )
+        record = section.record_with(
+            played,
+            names=names[section.id],
+            deals=deals[section.id],
+            tiebreaks=tiebreaks[section.id],
+            expected_of=expected_of,
         )
+        records.append(record)
+        if section.id in own:
+            with _records_lock:
+                if len(_records) >= 4096:
+                    _records.clear()
+                _records[section.id] = (own[section.id], record)
     return records
+
+
+def own_states(sections: Sequence[SectionRows]) -> dict[str, Hashable]:
+    """What each section's record depends on among its own rows: its row's version (every
+    change its director makes) and its tables' (every result entered at a table), not the
+    count of changes elsewhere in the field that its ``parts_version`` holds as well."""
+    tables: dict[str, tuple[int, int]] = {}
+    for game_id, count, versions in db.session.connection().execute(
+        select(ClubTable.game_id, func.count(), func.sum(ClubTable.version))
+        .where(ClubTable.game_id.in_([section.id for section in sections]))
+        .group_by(ClubTable.game_id)
+    ):
+        tables[game_id] = (count, versions or 0)
+    return {section.id: (section.version, *tables.get(section.id, (0, 0))) for section in sections}
+
+
+_records: dict[str, tuple[Hashable, SessionRecord]] = {}
+"""Each section's record as last read for a page, with the state of its own rows it was read
+under (see ``own_states``)."""
+_records_lock = threading.Lock()
 
 
 _results: dict[str, tuple[TableResult, ...]] = {}

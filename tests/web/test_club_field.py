@@ -16,12 +16,20 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper.club import field_scores
-from scorekeeper.club.models import ClubField
+from scorekeeper.club.models import ClubField, ClubSession
 from scorekeeper.extensions import db
-from scorekeeper.rules.field import FieldScore, section_name
+from scorekeeper.rules.field import FieldScore, Section, score_field, section_name
 from scorekeeper.rules.movements import mitchell
 from tests.web.table import NONCE, TOKEN, text
-from tests.web.test_club import SMALL, TABLE_LINK, Club, ns_score, play_whole_session, ranking_rows
+from tests.web.test_club import (
+    SMALL,
+    TABLE_LINK,
+    Club,
+    director_post,
+    ns_score,
+    play_whole_session,
+    ranking_rows,
+)
 
 FIELD_LINK = re.compile(r'href="(/club/field/[A-Za-z0-9_-]+)"')
 SECTION_LINK = re.compile(r'<h3><a href="(/club/[A-Za-z0-9_-]+)">Section ([A-Z]+)</a></h3>')
@@ -417,3 +425,71 @@ def test_a_result_in_one_section_shows_at_once_on_every_page_of_the_field(
         found = db.session.get(ClubField, field.rsplit("/", 1)[1])
         assert found is not None
         assert field_scores.records_of(found.sections) == [s.record() for s in found.sections]
+
+
+def test_a_change_in_one_section_reads_that_section_s_rows_again_and_no_other(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every result counts a change in each section of the field, but a field scored anew for a
+    page reads again only the sections whose own rows changed (a table's result, a director's
+    correction), and scores what a count from every row gives."""
+    field, sections = start_field(client, 3)
+    ids = {name: section.url.rsplit("/", 1)[1] for name, section in sections.items()}
+    contract = {"strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    assert sections["B"].enter(1, {**contract, "level": "2"})[2] == 302
+    read: list[str] = []
+    record_with = ClubSession.record_with
+
+    def noted(section: ClubSession, *args: object, **kwargs: object) -> object:
+        read.append(section.id)
+        return record_with(section, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ClubSession, "record_with", noted)
+
+    def read_for_a_page() -> set[str]:
+        """The sections whose rows the field's page read, and its figures checked against
+        the field scored from every section's own record."""
+        read.clear()
+        shown = shown_pairs(text(client.get(field)))
+        drawn_from = {name for name, id_ in ids.items() if id_ in read}
+        with app.app_context():
+            found = db.session.get(ClubField, field.rsplit("/", 1)[1])
+            assert found is not None
+            scratch = score_field(
+                [Section(s.section, s.record(), s.board_set) for s in found.sections],
+                across=found.across,
+            )
+        assert shown == {
+            (f.pair.section, f.pair.pair.direction.value, f.pair.pair.number): (
+                f.rank,
+                two_places(f.percentage),
+            )
+            for _side, standings in scratch.overall
+            for f in standings
+            if f.pair.pair.direction is not None and f.percentage is not None
+        }
+        return drawn_from
+
+    assert read_for_a_page() == {"B"}  # A and C as read for the pages drawn before
+    b_before = ranking_rows(text(client.get(sections["B"].url)))
+    assert sections["A"].enter(1, {**contract, "level": "4"})[2] == 302
+    assert read_for_a_page() == {"A"}
+    b_after = ranking_rows(text(client.get(sections["B"].url)))
+    assert b_after != b_before  # B's figures follow A's result, B's rows unread
+    response = director_post(
+        client,
+        f"{sections['B'].url}/results/1/1/1",
+        action="result",
+        level="6",
+        strain="S",
+        declarer="N",
+        doubled="0",
+        result="0",
+    )
+    assert response.status_code == 302
+    assert read_for_a_page() == {"B"}
+    assert ranking_rows(text(client.get(sections["B"].url))) != b_after
+    assert client.get(field).status_code == 200
+    read.clear()
+    assert client.get(f"{field}/ranking").status_code == 200
+    assert read == []  # nothing changed: the kept score
