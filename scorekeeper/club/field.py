@@ -22,10 +22,10 @@ from scorekeeper.club.pages import club_session
 from scorekeeper.contract.labels import rule_message
 from scorekeeper.extensions import db
 from scorekeeper.games.links import link_base
-from scorekeeper.games.lookup import GAME_ID
+from scorekeeper.games.lookup import GAME_ID, as_seen_here
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.rules.common import RuleError, Side
-from scorekeeper.rules.duplicate import Scoring
+from scorekeeper.rules.duplicate import Pair, Scoring
 from scorekeeper.rules.field import FieldResult, FieldScore, FieldStanding
 
 
@@ -94,8 +94,15 @@ def lines(
         for standing in placed
     }
     # The names the field was scored with, read with its results: not each section's pairs
-    # loaded again, a statement a section.
+    # loaded again, a statement a section. A circle's section shows a viewer the names its
+    # people chose to show (their initials), as its own pages do.
     names = {scored.name: scored.record.names for scored in score.sections}
+
+    def name(section: ClubSession, pair: Pair) -> str:
+        if section.circle_id is not None:
+            return as_seen_here(section).public_name_of(pair, scorer)
+        return names[section.section].get(pair, "") if scorer or section.names_shown else ""
+
     found = []
     for standing in standings:
         section = sections[standing.pair.section]
@@ -109,9 +116,7 @@ def lines(
                 in_club.rank,
                 in_club.tied,
                 pair_label(standing.pair.pair),
-                names[standing.pair.section].get(standing.pair.pair, "")
-                if scorer or section.names_shown
-                else "",
+                name(section, standing.pair.pair),
                 standing.total,
                 standing.percentage,
                 shown_in is not None and section.id == shown_in.id,

@@ -27,6 +27,7 @@ from tests.web.test_club import (
     play_whole_session,
     session_form,
 )
+from tests.web.test_club_field import FIELD_LINK, sections_of
 from tests.web.test_echelons import Log
 from tests.web.test_teams import Match
 from tests.web.test_version_watch import soon
@@ -247,3 +248,45 @@ def test_a_rename_shows_the_initials_it_gives_on_the_games_already_drawn(
     assert "C. D." not in page and "Chloé" not in page
     assert keeper.post("/undo").status_code == 302
     soon(lambda: "C. D." in shown(viewer, url)[1])
+
+
+def test_who_chose_initials_is_named_by_them_in_the_ranking_of_a_field_played_in_the_circle(
+    client: FlaskClient, app: Flask
+) -> None:
+    """A field's ranking names its pairs from the rows it was scored with; a section played in
+    a circle shows its viewers the initials its people chose, there too."""
+    keeper = Keeper(client)
+    keeper.start(people="\n".join(PEOPLE))
+    circle_id = keeper.url.rsplit("/", 1)[1]
+    page = text(client.get(f"/club/new?circle={circle_id}"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "circle": circle_id}
+    response = client.post("/club/new", data={**data, **SMALL, "sections": "2"})
+    assert response.status_code == 302, text(response)
+    found = FIELD_LINK.search(text(client.get(response.headers["Location"])))
+    assert found
+    field = found.group(1)
+    sections = sections_of(client, field)
+    names = {"names-0": "Chloé Dupont – Anne Martin", "names-1": "Bruno Petit & Denis Roux"}
+    assert director_post(client, f"{sections['A'].url}/pairs", **names).status_code == 302
+    for section in sections.values():
+        play_whole_session(section, 3, seed=5)
+    token = TOKEN.search(text(client.get(field)))
+    assert token
+    shown_to_players = {"csrf_token": token.group(1), "across": "across", "overall": "overall"}
+    assert client.post(field, data=shown_to_players).status_code == 302
+    viewer = app.test_client()
+    assert "Chloé Dupont" in shown(viewer, f"{field}/ranking")[1]
+
+    phone = app.test_client()
+    token = TOKEN.search(text(phone.get(own_link(keeper, "Chloé Dupont"))))
+    assert token
+    choice = {"csrf_token": token.group(1), "shows": "no"}
+    assert (
+        phone.post(own_link(keeper, "Chloé Dupont") + "/name-shown", data=choice).status_code == 302
+    )
+    soon(lambda: "C. D." in shown(viewer, f"{field}/ranking")[1])
+    body = shown(viewer, f"{field}/ranking")[1]
+    assert not [part for part in HIDDEN if part.casefold() in body.casefold()]
+    assert "Chloé Dupont" in shown(client, f"{field}/ranking")[1]  # the director's, as typed
