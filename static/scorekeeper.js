@@ -331,12 +331,12 @@ function enhanceSetup(form) {
   });
 }
 
+const LEAVING_FOR = 5000; // ms: a page still here this long after it was left has stayed
+
 // Live: poll the game's version (answered 304 while nothing changed) and show a change made on
 // another phone: reload at once, unless this phone is halfway through a form. The page gives
 // the pace: often just after a change, less once the game has been quiet a while (the table
 // is playing its cards), never while the page is hidden, and at once when it is shown again.
-const LEAVING_FOR = 5000; // ms: a navigation begun and not ended by then has failed
-
 function followGame(body) {
   const [movingEvery, quietEvery, quietAfter] = body.dataset.livePace.split(" ").map(Number);
   const drawnAt = Date.now();
@@ -347,13 +347,18 @@ function followGame(body) {
   document.addEventListener("input", () => { touched = true; });
   document.addEventListener("change", () => { touched = true; });
   // A page this phone is going to (a link tapped, a form sent) is not cut short by a reload of
-  // this one; should the phone stay here after all (a file downloaded), it follows again.
+  // this one; should the phone stay here after all (a file downloaded), the page says that the
+  // game changed rather than reloading over a navigation that may still be on its way.
   let leaving = false;
+  let reloading = false;
+  let stayed = null;
   window.addEventListener("beforeunload", () => {
+    if (reloading) return;
     leaving = true;
-    setTimeout(() => {
+    clearTimeout(stayed);
+    stayed = setTimeout(() => {
       leaving = false;
-      if (done) changed();
+      if (done) changed({ reload: false });
     }, LEAVING_FOR);
   });
   function later() {
@@ -386,13 +391,14 @@ function followGame(body) {
     }
     later();
   }
-  function changed() {
+  function changed({ reload = true } = {}) {
     if (leaving) return;
-    if (!touched) {
+    const note = document.getElementById("live-note");
+    if (!touched && (reload || !note)) {
+      reloading = true;
       window.location.reload();
       return;
     }
-    const note = document.getElementById("live-note");
     if (note) note.hidden = false;
   }
   document.addEventListener("visibilitychange", () => {
@@ -403,7 +409,9 @@ function followGame(body) {
   window.addEventListener("pageshow", (event) => {
     if (!event.persisted) return;
     leaving = false;
-    poll();
+    reloading = false;
+    if (done) changed();
+    else poll();
   });
   later();
 }
