@@ -3,6 +3,7 @@
 An error page must show whatever just failed (the language, a template, the database): when it
 cannot be drawn in the layout, a plain page in both languages stands in for it."""
 
+import time
 from collections.abc import Callable
 
 from flask import Blueprint, current_app, render_template, request
@@ -19,6 +20,7 @@ bp = Blueprint("errors", __name__)
 # what it has already taken is read to the end, so that the proxy, still sending it when the
 # refusal comes, is not cut off and does not put its own error page in place of the app's.
 UNREAD_BODY_READ_UP_TO = 32 * 1024 * 1024
+UNREAD_BODY_READ_FOR = 5.0  # seconds
 
 PLAIN_PAGE = """<!doctype html>
 <html lang="en">
@@ -86,13 +88,21 @@ def http_message(code: int) -> str:
 
 
 def read_unread_body() -> None:
-    """Read and drop what is left of a request body refused before it was read (up to a bound)."""
+    """Read and drop the body of a request refused for its stated length before any of it was
+    read (up to a bound, for a few seconds at most). One refused partway through (a form's
+    parts too many or too large) is left as it is: what is left of it is not known."""
+    stated = request.content_length
+    limit = request.max_content_length
     stream = request.environ.get("wsgi.input")
-    if stream is None:
+    if stream is None or stated is None or limit is None or stated <= limit:
         return
-    left = min(request.content_length or UNREAD_BODY_READ_UP_TO, UNREAD_BODY_READ_UP_TO)
+    left = min(stated, UNREAD_BODY_READ_UP_TO)
+    deadline = time.monotonic() + UNREAD_BODY_READ_FOR
     try:
-        while left > 0 and (chunk := stream.read(min(left, 64 * 1024))):
+        while left > 0 and time.monotonic() < deadline:
+            chunk = stream.read(min(left, 64 * 1024))
+            if not chunk:
+                break
             left -= len(chunk)
     except (OSError, ValueError):  # the client went away: nothing is waiting on the answer
         pass
