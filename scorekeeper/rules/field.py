@@ -145,17 +145,64 @@ class FieldResult:
     """The figures, the result's pairs and board as its section numbers them."""
 
 
-@dataclass(frozen=True, slots=True)
 class FieldScore:
-    """The field scored: its rankings overall and per section, and each board's results."""
+    """The field scored: its rankings overall and per section, and each board's results.
 
-    across: bool
-    ranking: Ranking
-    """How the field's pairs are ranked: one list per direction when every section's is, one
-    list for all otherwise."""
-    sections: tuple[Section, ...]
-    results: tuple[FieldResult, ...]
-    overall: tuple[tuple[Side | None, tuple[FieldStanding, ...]], ...]
+    Each list is drawn from the boards' figures the first time it is asked for, and kept: a
+    section's page asks for its own pairs and results alone, a board's traveller for that
+    board's results, and neither costs more with the size of the field than its own part of
+    it (a national simultaneous's field ranks two thousand pairs)."""
+
+    __slots__ = ("_figures", "_overall", "_results", "across", "ranking", "sections")
+
+    def __init__(
+        self, across: bool, ranking: Ranking, sections: tuple[Section, ...], figures: _Figures
+    ) -> None:
+        self.across = across
+        self.ranking = ranking
+        """How the field's pairs are ranked: one list per direction when every section's is,
+        one list for all otherwise."""
+        self.sections = sections
+        self._figures = figures
+        self._overall: tuple[tuple[Side | None, tuple[FieldStanding, ...]], ...] | None = None
+        self._results: tuple[FieldResult, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"FieldScore(across={self.across}, sections={[s.name for s in self.sections]})"
+
+    def __eq__(self, other: object) -> bool:
+        """Two scores are equal when every figure, ranking and result is."""
+        if not isinstance(other, FieldScore):
+            return NotImplemented
+        return (self.across, self.ranking, self.sections, self.results, self.overall) == (
+            other.across,
+            other.ranking,
+            other.sections,
+            other.results,
+            other.overall,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # equal by figures that it draws when asked
+
+    @property
+    def overall(self) -> tuple[tuple[Side | None, tuple[FieldStanding, ...]], ...]:
+        """The field's rankings, one per direction where it ranks so (else one)."""
+        if self._overall is None:
+            self._overall = tuple(
+                (direction, self._figures.standings(direction)) for direction in self.ranking.fields
+            )
+        return self._overall
+
+    @property
+    def results(self) -> tuple[FieldResult, ...]:
+        """Every result of the field, section after section, each in its section's order."""
+        if self._results is None:
+            self._results = tuple(
+                found
+                for index in range(len(self.sections))
+                for found in self._figures.section_results(index)
+            )
+        return self._results
 
     def standings(self, direction: Side | None = None) -> tuple[FieldStanding, ...]:
         """The whole field's ranking of ``direction`` (``None``: the one ranking)."""
@@ -165,7 +212,10 @@ class FieldScore:
         self, section: str, direction: Side | None = None
     ) -> tuple[FieldStanding, ...]:
         """One section's pairs in the field's order, placed among themselves."""
-        return _placed([s for s in self.standings(direction) if s.pair.section == section])
+        if direction not in self.ranking.fields:
+            return ()
+        index = self._index(section)
+        return _placed(self._figures.standings(direction, index)) if index is not None else ()
 
     def standings_by_section(
         self, direction: Side | None = None
@@ -181,9 +231,12 @@ class FieldScore:
         """One section as its own pages show it: its results with their figures in the field,
         in its own order, and its pairs placed among themselves, one ranking per direction
         where the section ranks so."""
-        section = next(section for section in self.sections if section.name == name)
+        index = self._index(name)
+        if index is None:
+            raise KeyError(name)
+        section = self.sections[index]
         ranking = section.record.ranking
-        own = [s for _side, standings in self.overall for s in standings if s.pair.section == name]
+        own = [s for side in self.ranking.fields for s in self._figures.standings(side, index)]
         rankings = []
         for side in ranking.fields:
             found = [s for s in own if side is None or s.pair.pair.direction == side]
@@ -191,7 +244,7 @@ class FieldScore:
         return SessionScore(
             section.record.scoring,
             ranking,
-            tuple(result.scored for result in self.results if result.section == name),
+            tuple(result.scored for result in self._figures.section_results(index)),
             tuple(rankings),
         )
 
@@ -205,11 +258,11 @@ class FieldScore:
     def board(self, number: int, boards: str = "") -> tuple[FieldResult, ...]:
         """The field's traveller of a board of a set of boards: North-South's best first
         (scored on its own, a section's results are still its own section's figures)."""
-        playing = {section.name for section in self.sections if section.boards == boards}
-        found = [
-            r for r in self.results if r.section in playing and r.scored.result.board == number
-        ]
+        found = self._figures.board_results(number, boards)
         return tuple(sorted(found, key=lambda r: (-r.scored.ns, r.section, r.scored.result.table)))
+
+    def _index(self, name: str) -> int | None:
+        return next((i for i, section in enumerate(self.sections) if section.name == name), None)
 
 
 def section_name(count: int) -> str:
@@ -318,17 +371,8 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
         while len(_last_scored) > FIELDS_KEPT:
             _last_scored.popitem(last=False)
 
-    field_results = []
-    for index, (section, part) in enumerate(zip(sections, parts, strict=True)):
-        for board, at in part.positions:
-            found_board = boards[(group[index], board)]
-            field_results.append(
-                FieldResult(section.name, found_board.scored[found_board.starts[index] + at])
-            )
-    overall = tuple(
-        (direction, _standings(tallies, direction, sections, parts)) for direction in ranking.fields
-    )
-    return FieldScore(across, ranking, tuple(sections), tuple(field_results), overall)
+    figures = _Figures(tuple(sections), tuple(parts), tuple(group), boards, tallies)
+    return FieldScore(across, ranking, tuple(sections), figures)
 
 
 BOARDS_KEPT = 8192
@@ -500,7 +544,8 @@ def scored_board(
     return score_board(rows, scoring, expected)
 
 
-_Tallies = dict[tuple[int, Pair], tuple[Fraction, int, int, Fraction, float]]
+_Tally = tuple[Fraction, int, int, Fraction, float]
+_Tallies = dict[tuple[int, Pair], _Tally]
 """Each pair's total, top and boards, by its section and its number in the field there, with
 what places it (its share of its top, or its total), exactly and as a float to sort by."""
 
@@ -540,8 +585,73 @@ def clear_memo() -> None:
     _section_parts.cache_clear()
 
 
+class _Figures:
+    """What a field's score is drawn from (the boards' figures and the pairs' totals), with
+    the lists drawn from it so far, each drawn once."""
+
+    __slots__ = ("_by_section", "_standings", "boards", "group", "parts", "sections", "tallies")
+
+    def __init__(
+        self,
+        sections: tuple[Section, ...],
+        parts: tuple[_Parts, ...],
+        group: tuple[int, ...],
+        boards: dict[tuple[int, int], _Board],
+        tallies: _Tallies,
+    ) -> None:
+        self.sections, self.parts, self.group = sections, parts, group
+        self.boards, self.tallies = boards, tallies
+        self._by_section: dict[int, list[tuple[tuple[int, Pair], _Tally]]] | None = None
+        self._standings: dict[tuple[Side | None, int | None], tuple[FieldStanding, ...]] = {}
+
+    def standings(
+        self, direction: Side | None, section: int | None = None
+    ) -> tuple[FieldStanding, ...]:
+        """The field's ranking of ``direction``, or its ``section``'s pairs alone in the
+        field's order (placed as in the whole field's ranking only where it is the whole)."""
+        found = self._standings.get((direction, section))
+        if found is None:
+            if section is None:
+                tallied: Sequence[tuple[tuple[int, Pair], _Tally]] = list(self.tallies.items())
+            else:
+                if self._by_section is None:
+                    by_section: dict[int, list[tuple[tuple[int, Pair], _Tally]]] = {}
+                    for item in self.tallies.items():
+                        by_section.setdefault(item[0][0], []).append(item)
+                    self._by_section = by_section
+                tallied = self._by_section.get(section, [])
+            found = _standings(tallied, direction, self.sections, self.parts)
+            self._standings[(direction, section)] = found
+        return found
+
+    def section_results(self, index: int) -> tuple[FieldResult, ...]:
+        """A section's results with their figures in the field, in the section's order."""
+        name, group = self.sections[index].name, self.group[index]
+        found = []
+        for board, at in self.parts[index].positions:
+            scored = self.boards[(group, board)]
+            found.append(FieldResult(name, scored.scored[scored.starts[index] + at]))
+        return tuple(found)
+
+    def board_results(self, number: int, boards: str) -> list[FieldResult]:
+        """A board's results across the sections playing that set of boards."""
+        found = []
+        for index, section in enumerate(self.sections):
+            if section.boards != boards:
+                continue
+            scored = self.boards.get((self.group[index], number))
+            if scored is None or index not in scored.starts:
+                continue
+            rows = next(rows for at, rows, _seats in scored.signature[1] if at == index)
+            start = scored.starts[index]
+            found += [
+                FieldResult(section.name, item) for item in scored.scored[start : start + len(rows)]
+            ]
+        return found
+
+
 def _standings(
-    tallies: _Tallies,
+    tallied: Sequence[tuple[tuple[int, Pair], _Tally]],
     direction: Side | None,
     sections: Sequence[Section],
     parts: Sequence[_Parts],
@@ -549,9 +659,10 @@ def _standings(
     """One ranking of the field, as a session places its pairs (:func:`score_session`): by
     the share of their own top (or their IMPs), then one section after another, by number."""
     keyed = [
-        (-approximately, index, pair.number, key, (index, pair))
-        for (index, pair), (_total, _top, _boards, key, approximately) in tallies.items()
+        (-approximately, index, pair.number, key, (index, pair), tally)
+        for (index, pair), tally in tallied
         if direction is None or pair.direction == direction
+        for _total, _top, _boards, key, approximately in (tally,)
     ]
     keyed.sort()
     # Figures a float cannot tell apart are put in their exact order.
@@ -570,10 +681,10 @@ def _standings(
     level.append(False)
     standings = []
     ahead = 0
-    for place, (_float, index, _number, _key, pair_key) in enumerate(keyed):
+    for place, (_float, index, _number, _key, pair_key, tally) in enumerate(keyed):
         if not level[place]:
             ahead = place
-        total, top, count, _exact, _approximately = tallies[pair_key]
+        total, top, count, _exact, _approximately = tally
         own = parts[index].owners[pair_key[1]]
         tied = level[place] or level[place + 1]
         standings.append(

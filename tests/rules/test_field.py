@@ -142,11 +142,19 @@ def test_every_board_is_scored_against_the_whole_field(
             for standing in section_standings:
                 assert (standing.rank, standing.tied) == placed(own, standing.pair)
 
-    # Each section's own pages: its results with the field's figures, its pairs among theirs.
+    # Each section's own pages: its results with the field's figures, its pairs among theirs,
+    # asked of a score that has drawn nothing of the whole field yet (a section's page).
     every_share = {p: total / top if top else total for p, (total, top) in tallies.items()}
+    counted_of = dict(
+        zip(((name, r) for name, _m, results in sections for r in results), figures, strict=True)
+    )
+    fresh = score_field(records(sections))
     for name, movement, results in sections:
-        section_score = score.section_score(name)
+        section_score = fresh.section_score(name)
         assert [scored.result for scored in section_score.results] == results
+        assert [(s.ns, s.ew) for s in section_score.results] == [
+            counted_of[(name, r)] for r in results
+        ]
         assert [side for side, _ in section_score.rankings] == list(movement.ranking.fields)
         for side, standings in section_score.rankings:
             own = {
@@ -157,6 +165,21 @@ def test_every_board_is_scored_against_the_whole_field(
             assert {FieldPair(name, s.pair) for s in standings} == set(own)
             for standing in standings:
                 assert (standing.rank, standing.tied) == placed(own, FieldPair(name, standing.pair))
+
+    # A board's traveller: every section's results on it with their figures, North-South's
+    # best first (the engine's order, section after section, kept among equals).
+    for board in {r.board for _name, _movement, results in sections for r in results}:
+        traveller = score_field(records(sections)).board(board)
+        on_board = [
+            (name, r, *counted_of[(name, r)])
+            for name, _movement, results in sections
+            for r in results
+            if r.board == board
+        ]
+        on_board.sort(key=lambda found: (-found[2], found[0], found[1].table))
+        assert [
+            (r.section, r.scored.result, r.scored.ns, r.scored.ew) for r in traveller
+        ] == on_board
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
