@@ -15,7 +15,7 @@ from typing import Any
 
 from babel import Locale
 from babel.numbers import format_decimal
-from flask import url_for
+from flask import g, has_app_context, url_for
 from flask_babel import format_datetime, get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -260,7 +260,19 @@ FAMILY: Family = register(
 
 
 def pair_label(pair: Pair) -> str:
-    """A pair as the room calls it: "NS 3", "EW 3", or "Pair 7"."""
+    """A pair as the room calls it: "NS 3", "EW 3", or "Pair 7". Kept for the request in its
+    language: a field's ranking names two thousand pairs."""
+    if not has_app_context():
+        return _pair_label(pair)
+    labels: dict[tuple[Locale | None, Pair], str] = g.setdefault("pair_labels", {})
+    key = (get_locale(), pair)
+    found = labels.get(key)
+    if found is None:
+        found = labels[key] = _pair_label(pair)
+    return found
+
+
+def _pair_label(pair: Pair) -> str:
     if pair.direction is Side.NS:
         return _("NS %(number)d", number=pair.number)
     if pair.direction is Side.EW:

@@ -65,18 +65,26 @@ def field_rankings(
     section: ClubSession | None = None,
     seen_from: ClubSession | None = None,
     rounds: int | None = None,
+    leaders: int | None = None,
 ) -> tuple[list[tuple[Side | None, list[FieldLine]]], str | None]:
     """The field's rankings as a page shows them (one per direction where every section
     ranks so), or the engine's refusal: the whole field, or as a club of a simultaneous may
-    see it (``seen_from``, its results of its first ``rounds`` alone where given). Names for
-    the field's director, or where each section's director shows them."""
+    see it (``seen_from``, its results of its first ``rounds`` alone where given); each its
+    first ``leaders`` lines alone where given. Names for the field's director, or where each
+    section's director shows them."""
     try:
         score = field.score(seen_from, rounds)
     except RuleError as error:
         return [], rule_message(error)
     return [
-        (side, lines(field, score, side, found, scorer, section)) for side, found in score.overall
+        (side, lines(field, score, side, found[:leaders], scorer, section))
+        for side, found in score.overall
     ], None
+
+
+FIELD_PAGE_LEADERS = 20
+"""The lines of each ranking the field's page shows (a simultaneous ranks thousands of
+pairs): the whole ranking is its own page's."""
 
 
 def lines(
@@ -125,9 +133,9 @@ def lines(
     return found
 
 
-def progress(section: ClubSession) -> tuple[int, int]:
-    """The results in, and those the movement expects (counted for every section of the
-    field at once)."""
+def progress(section: ClubSession) -> tuple[int, int, int]:
+    """The results in, those the movement expects, and the rounds every table has finished
+    (read for every section of the field at once)."""
     field = section.field if section.field_id is not None else None
     return field_scores.progress(section, field.sections if field is not None else [section])
 
@@ -141,13 +149,15 @@ def field_page(field_id: str) -> str:
         abort(404)
     if organises(field):  # sections added since the field's link was opened here
         direct_every_section(field)
-    rankings, problem = field_rankings(field, scorer=True)
+    rankings, problem = field_rankings(field, scorer=True, leaders=FIELD_PAGE_LEADERS + 1)
+    ranked = max((len(found) for _side, found in rankings), default=0)
     return render_template(
         "club/field.html",
         field=field,
         first=field.sections[0] if field.sections else None,
         sections=[(section, *progress(section)) for section in field.sections],
-        rankings=rankings,
+        rankings=[(side, found[:FIELD_PAGE_LEADERS]) for side, found in rankings],
+        leaders_only=ranked > FIELD_PAGE_LEADERS,
         problem=problem,
         scoring=field_scoring(field),
         links=event_links(field) if field.organiser_token else None,

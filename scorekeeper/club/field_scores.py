@@ -296,25 +296,29 @@ def expected_of(movement: Movement, results: tuple[TableResult, ...]) -> dict[in
     return dict(expected)
 
 
-def progress(section: SectionRows, field_sections: Sequence[SectionRows]) -> tuple[int, int]:
-    """A section's results in, and those its movement expects: the field's page shows them
-    for each of its sections, counted for all of them in one statement a request (not each
-    section's results read as objects), and each movement's count worked out once."""
-    counted: dict[str, int] | None = getattr(g, "field_results_in", None)
-    if counted is None or section.id not in counted:
+def progress(section: SectionRows, field_sections: Sequence[SectionRows]) -> tuple[int, int, int]:
+    """A section's results in, those its movement expects, and the last round every table of
+    it has finished (``ClubSession.rounds_finished``): the field's page shows them for each
+    of its sections, read for all of them in one statement a request (the places of the
+    results in, as tuples: not each section's results loaded as objects), and each
+    movement's count worked out once."""
+    entered: dict[str, set[tuple[int, int, int]]] | None = getattr(g, "field_entered", None)
+    if entered is None or section.id not in entered:
         ids = [other.id for other in field_sections]
-        counted = dict.fromkeys(ids, 0)
-        read = db.session.execute(
-            select(ClubResult.game_id, func.count())
-            .where(ClubResult.game_id.in_(ids))
-            .group_by(ClubResult.game_id)
+        entered = {id_: set() for id_ in ids}
+        read = db.session.connection().execute(
+            select(ClubResult.game_id, ClubResult.round, ClubResult.table, ClubResult.board).where(
+                ClubResult.game_id.in_(ids)
+            )
         )
-        counted.update({game_id: count for game_id, count in read})
-        g.field_results_in = counted
+        for game_id, *place in read:
+            entered[game_id].add(tuple(place))  # type: ignore[arg-type]
+        g.field_entered = entered
+    places = entered[section.id]
     movement = section.movement
     if movement is None:
-        return counted[section.id], counted[section.id]
-    return counted[section.id], expected_in(movement)
+        return len(places), len(places), 0
+    return len(places), expected_in(movement), movement.rounds_finished(places)
 
 
 _expected_in: dict[int, tuple[Movement, int]] = {}

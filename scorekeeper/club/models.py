@@ -523,14 +523,7 @@ class ClubSession(Game):
     def rounds_finished(self) -> int:
         """The last round every table has finished (0 before the first is)."""
         movement = self.movement
-        if movement is None:
-            return 0
-        finished = 0
-        for row in movement.progress(self.entered):
-            if any(not cell.done for cell in row):
-                break
-            finished += 1
-        return finished
+        return 0 if movement is None else movement.rounds_finished(self.entered)
 
     def ranking_shown_after(self, scorer: bool) -> int | None:
         """The round whose end the ranking shows, where the director shows it round by round

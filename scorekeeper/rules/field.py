@@ -153,7 +153,7 @@ class FieldScore:
     board's results, and neither costs more with the size of the field than its own part of
     it (a national simultaneous's field ranks two thousand pairs)."""
 
-    __slots__ = ("_figures", "_overall", "_results", "across", "ranking", "sections")
+    __slots__ = ("_by_section", "_figures", "_overall", "_results", "across", "ranking", "sections")
 
     def __init__(
         self, across: bool, ranking: Ranking, sections: tuple[Section, ...], figures: _Figures
@@ -166,6 +166,7 @@ class FieldScore:
         self._figures = figures
         self._overall: tuple[tuple[Side | None, tuple[FieldStanding, ...]], ...] | None = None
         self._results: tuple[FieldResult, ...] | None = None
+        self._by_section: dict[Side | None, dict[str, tuple[FieldStanding, ...]]] = {}
 
     def __repr__(self) -> str:
         return f"FieldScore(across={self.across}, sections={[s.name for s in self.sections]})"
@@ -222,10 +223,15 @@ class FieldScore:
     ) -> dict[str, tuple[FieldStanding, ...]]:
         """Every section's ``section_standings``, in one pass over the field's ranking (a page
         listing the whole field with each pair's place in its section)."""
-        grouped: dict[str, list[FieldStanding]] = {section.name: [] for section in self.sections}
-        for standing in self.standings(direction):
-            grouped[standing.pair.section].append(standing)
-        return {name: _placed(found) for name, found in grouped.items()}
+        found = self._by_section.get(direction)
+        if found is None:
+            grouped: dict[str, list[FieldStanding]] = {s.name: [] for s in self.sections}
+            for standing in self.standings(direction):
+                grouped[standing.pair.section].append(standing)
+            found = self._by_section[direction] = {
+                name: _placed(standings) for name, standings in grouped.items()
+            }
+        return dict(found)
 
     def section_score(self, name: str) -> SessionScore:
         """One section as its own pages show it: its results with their figures in the field,
@@ -713,13 +719,16 @@ def _placed(standings: Sequence[FieldStanding]) -> tuple[FieldStanding, ...]:
         figures = found.standing
         return figures.total / figures.top if figures.top else figures.total
 
-    sharing = Counter(key(found) for found in standings)
+    keys = [key(found) for found in standings]
+    sharing = Counter(keys)
     placed = []
     ahead = 0
-    for index, found in enumerate(standings):
-        if index and key(found) != key(standings[index - 1]):
+    for index, (found, level) in enumerate(zip(standings, keys, strict=True)):
+        if index and level != keys[index - 1]:
             ahead = index
-        rank, tied = ahead + 1, sharing[key(found)] > 1
-        standing = replace(found.standing, rank=rank, tied=tied)
-        placed.append(replace(found, rank=rank, tied=tied, standing=standing))
+        rank, tied = ahead + 1, sharing[level] > 1
+        figures = found.standing
+        # Built anew rather than replaced: a field's page places two thousand pairs.
+        standing = Standing(figures.pair, rank, tied, figures.total, figures.top, figures.boards)
+        placed.append(FieldStanding(found.pair, rank, tied, standing))
     return tuple(placed)

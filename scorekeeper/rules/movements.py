@@ -629,6 +629,25 @@ class Movement:
             grid.append(tuple(row))
         return tuple(grid)
 
+    def rounds_finished(self, entered: Collection[Place]) -> int:
+        """The last round every table has finished (0 before the first is), ``entered`` the
+        round, the table and the board of each result in.
+
+        >>> movement = mitchell(3, 2)
+        >>> first = {(1, s.table, b) for s in movement.round_seatings(1) for b in s.boards}
+        >>> movement.rounds_finished(first), movement.rounds_finished(first - {(1, 2, 3)})
+        (1, 0)
+        """
+        # As :meth:`progress` counts a round done, without drawing the grid: the field's page
+        # asks it of seventy sections.
+        for number, places in enumerate(self._rounds_laid_out(), start=1):
+            for seating, sits_out, _shared in places:
+                if not sits_out and any(
+                    (number, seating.table, b) not in entered for b in seating.boards
+                ):
+                    return number - 1
+        return self.rounds
+
     def _rounds_laid_out(self) -> tuple[tuple[tuple[Seating, bool, tuple[int, ...]], ...], ...]:
         # Worked out on first use: every page of a session draws its progress grid, and the
         # movement is built once per process.

@@ -483,7 +483,8 @@ def test_progress_and_the_round_a_table_is_at_follow_the_results_in(
     kind: Callable[..., Movement], tables: int, odd: bool, data: st.DataObject
 ) -> None:
     """Counted here from the seatings: a table is at the first round where it has a board
-    to enter (one it sits out, while another table still plays that round)."""
+    to enter (one it sits out, while another table still plays that round); the rounds
+    finished are those before the first where any table has a board to enter."""
     movement = kind(tables, 2, pairs=2 * tables - odd)
     places = [
         (s.round, s.table, board)
@@ -492,7 +493,18 @@ def test_progress_and_the_round_a_table_is_at_follow_the_results_in(
         for board in s.boards
     ]
     entered = set(data.draw(st.lists(st.sampled_from(places), unique=True)))
+    whole = data.draw(st.integers(0, movement.rounds))  # rounds played out at every table
+    entered |= {place for place in places if place[0] <= whole}
     grid = movement.progress(entered)
+    finished = 0
+    while finished < movement.rounds and all(
+        (s.round, s.table, board) in entered
+        for s in movement.round_seatings(finished + 1)
+        if not movement.sits_out(s)
+        for board in s.boards
+    ):
+        finished += 1
+    assert movement.rounds_finished(entered) == finished >= whole
     assert sum(cell.entered for row in grid for cell in row) == len(entered)
     for row in grid:
         for cell in row:

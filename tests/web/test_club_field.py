@@ -493,3 +493,49 @@ def test_a_change_in_one_section_reads_that_section_s_rows_again_and_no_other(
     read.clear()
     assert client.get(f"{field}/ranking").status_code == 200
     assert read == []  # nothing changed: the kept score
+
+
+def test_the_field_s_page_says_how_far_each_section_has_got(client: FlaskClient) -> None:
+    """Each section's card: its results in, and the round its tables are at (the first round
+    not finished at every table), counted apart for each section."""
+    field, sections = start_field(client, 2)
+    a, b = sections["A"], sections["B"]
+    contract = {"strain": "S", "declarer": "N", "doubled": "0", "result": "0", "level": "2"}
+    for table in sorted(a.tables):  # round 1 at every table of A, then one board of round 2
+        for _board in range(2):
+            assert a.enter(table, contract)[2] == 302
+    assert a.enter(1, contract)[0] == 2
+    assert b.enter(2, contract)[2] == 302
+    cards = re.findall(
+        r"Results in: (\d+) of (\d+)(?: · round (\d+) of (\d+))?", text(client.get(field))
+    )
+    assert cards == [("7", "18", "2", "3"), ("1", "18", "1", "3")]
+
+
+def test_the_field_s_page_shows_the_leaders_of_a_large_field_and_its_own_page_the_whole(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A simultaneous ranks thousands of pairs: the field's page shows the first lines of each
+    ranking, as the whole ranking orders them, and links to it."""
+    from scorekeeper.club import field as field_pages
+
+    field, sections = start_field(client, 2)
+    contract = {"strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    for number, section in enumerate(sections.values()):
+        for table in sorted(section.tables):
+            assert (
+                section.enter(table, {**contract, "level": str(1 + (table + number) % 4)})[2] == 302
+            )
+    whole = ranking_rows(text(client.get(f"{field}/ranking")))
+    assert len(whole) == 12  # six pairs in each direction
+    page = text(client.get(field))
+    assert ranking_rows(page) == whole  # a field this small is shown whole
+    assert "The whole ranking" not in page
+
+    monkeypatch.setattr(field_pages, "FIELD_PAGE_LEADERS", 4)
+    page = text(client.get(field))
+    assert (
+        ranking_rows(page) == whole[:4] + whole[6:10]
+    )  # North-South's first four, then East-West's
+    assert "The leaders of each ranking" in page
+    assert f'<a href="{field}/ranking">The whole ranking</a>' in page
