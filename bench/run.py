@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -1405,8 +1406,12 @@ def measure_all(
 
 
 def put_figures(result: dict[str, Any], figures: dict[str, list[float]]) -> None:
-    """Each figure's median over the runs, rounded as it reads, and its spread."""
+    """Each figure's median over the runs, rounded as it reads, and its spread; a figure of
+    requests the workload does not make (the event's phones poll no session) is left out,
+    rather than written as NaN, which a JSON reader may refuse."""
     for name, values in figures.items():
+        if all(math.isnan(value) for value in values):
+            continue
         middle, spread = median_and_spread(values)
         ratio = "_vs_" in name or name.endswith("_share")
         places = 2 if ratio else (1 if name.endswith("_ms") else 0)
@@ -1665,7 +1670,9 @@ def table(results: list[dict[str, Any]]) -> None:
         cells = []
         for result in results:
             spread = result.get(f"{key}_spread")
-            cells.append(f"{result[key]}" + (f" ±{spread:.0%}" if spread is not None else ""))
+            cells.append(
+                f"{result.get(key, '–')}" + (f" ±{spread:.0%}" if spread is not None else "")
+            )
         print(
             f"{key:<26}" + "".join(f"{cell:>22}" for cell in cells) + f"   {TARGETS.get(key, '')}"
         )

@@ -236,7 +236,7 @@ class FieldScore:
     def section_score(self, name: str) -> SessionScore:
         """One section as its own pages show it: its results with their figures in the field,
         in its own order, and its pairs placed among themselves, one ranking per direction
-        where the section ranks so."""
+        where the section ranks so (``KeyError`` for a section the field does not have)."""
         index = self._index(name)
         if index is None:
             raise KeyError(name)
