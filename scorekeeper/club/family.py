@@ -333,16 +333,19 @@ def wrong_lead_text(error: HandError) -> str:
     )
 
 
-def figure(value: Fraction | None, scoring: Scoring | None = None) -> str:
+def figure(
+    value: Fraction | None, scoring: Scoring | None = None, locale: Locale | None = None
+) -> str:
     """Matchpoints to 0.1, Butler IMPs whole and signed, cross-IMPs (averages) to 0.01 and
-    signed: only what is shown is rounded."""
+    signed: only what is shown is rounded (in ``locale``, the page's by default)."""
     if value is None:
         return "–"
+    locale = locale or get_locale()
     if scoring is Scoring.BUTLER:
-        return shown_figure(value, 0, "+0;−0", get_locale())
+        return shown_figure(value, 0, "+0;−0", locale)
     if scoring is Scoring.CROSS_IMPS:
-        return shown_figure(value, 2, "+0.00;−0.00", get_locale())
-    return shown_figure(value, 1, "0.0", get_locale())
+        return shown_figure(value, 2, "+0.00;−0.00", locale)
+    return shown_figure(value, 1, "0.0", locale)
 
 
 def published_figure(value: Decimal | None, scoring: Scoring | None = None) -> str:
@@ -357,8 +360,8 @@ def published_figure(value: Decimal | None, scoring: Scoring | None = None) -> s
     return shown_figure(Fraction(value), places, pattern, get_locale())
 
 
-def percentage(value: Fraction | None) -> str:
-    return "–" if value is None else shown_figure(value, 2, "0.00", get_locale())
+def percentage(value: Fraction | None, locale: Locale | None = None) -> str:
+    return "–" if value is None else shown_figure(value, 2, "0.00", locale or get_locale())
 
 
 @functools.lru_cache(maxsize=8192)

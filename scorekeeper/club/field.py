@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flask import abort, flash, redirect, render_template, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.wrappers import Response
 
 from scorekeeper.club import bp, field_scores, files
-from scorekeeper.club.family import pair_label
+from scorekeeper.club.family import figure, pair_label, percentage
 from scorekeeper.club.forms import EndEventForm, FieldForm
 from scorekeeper.club.hands import HandRecord, hand_records
 from scorekeeper.club.models import ClubField, ClubSession
@@ -24,6 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games.links import link_base
 from scorekeeper.games.lookup import GAME_ID, as_seen_here
 from scorekeeper.games.rights import is_scorer
+from scorekeeper.i18n import put_in
 from scorekeeper.rules.common import RuleError, Side
 from scorekeeper.rules.duplicate import Pair, Scoring
 from scorekeeper.rules.field import FieldResult, FieldScore, FieldStanding
@@ -46,6 +48,12 @@ class FieldLine:
     percentage: Fraction | None
     own: bool
     """Whether the pair is of the section whose page shows the line."""
+    label: str
+    """The pair as the field names it ("B NS 3")."""
+    shown_total: str
+    shown_percentage: str
+    """The figures as the page writes them, in its language (a field's ranking writes two
+    thousand lines: written here, not each through the template's calls)."""
 
 
 def field_or_404(field_id: str) -> ClubField:
@@ -111,10 +119,15 @@ def lines(
             return as_seen_here(section).public_name_of(pair, scorer)
         return names[section.section].get(pair, "") if scorer or section.names_shown else ""
 
+    locale, scoring = get_locale(), field_scoring(field)
+    # Translated once for the page, each line's values put in.
+    shown_as = _("%(section)s %(pair)s")
     found = []
     for standing in standings:
         section = sections[standing.pair.section]
         in_club = places[standing.pair]
+        pair = pair_label(standing.pair.pair)
+        share = standing.percentage
         found.append(
             FieldLine(
                 standing.rank,
@@ -123,11 +136,14 @@ def lines(
                 section.club if field.simultaneous else "",
                 in_club.rank,
                 in_club.tied,
-                pair_label(standing.pair.pair),
+                pair,
                 name(section, standing.pair.pair),
                 standing.total,
-                standing.percentage,
+                share,
                 shown_in is not None and section.id == shown_in.id,
+                put_in(shown_as, {"section": standing.pair.section, "pair": pair}),
+                figure(standing.total, scoring, locale),
+                percentage(share, locale),
             )
         )
     return found

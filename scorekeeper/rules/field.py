@@ -713,22 +713,39 @@ def _numbered_across(record: SessionRecord) -> SessionRecord:
 
 
 def _placed(standings: Sequence[FieldStanding]) -> tuple[FieldStanding, ...]:
-    """Standings in order, placed anew among themselves: level figures share the place."""
+    """Standings in order, placed anew among themselves: level figures share the place.
 
-    def key(found: FieldStanding) -> Fraction:
-        figures = found.standing
-        return figures.total / figures.top if figures.top else figures.total
+    In order, pairs level on their share are next to one another: each is compared with its
+    neighbours alone, first by the share as a float (two equal fractions are one float, a
+    division being rounded correctly), exactly where the floats are equal."""
+    shares = [_share(found.standing) for found in standings]
 
-    keys = [key(found) for found in standings]
-    sharing = Counter(keys)
+    def level(before: int) -> bool:
+        """Whether the standing at ``before`` and the one after it are level."""
+        if shares[before] != shares[before + 1]:
+            return False
+        one, other = standings[before].standing, standings[before + 1].standing
+        return _exact_share(one) == _exact_share(other)
+
+    with_next = [level(index) for index in range(len(standings) - 1)] + [False]
     placed = []
     ahead = 0
-    for index, (found, level) in enumerate(zip(standings, keys, strict=True)):
-        if index and level != keys[index - 1]:
+    for index, found in enumerate(standings):
+        with_before = index > 0 and with_next[index - 1]
+        if not with_before:
             ahead = index
-        rank, tied = ahead + 1, sharing[level] > 1
+        rank, tied = ahead + 1, with_before or with_next[index]
         figures = found.standing
         # Built anew rather than replaced: a field's page places two thousand pairs.
         standing = Standing(figures.pair, rank, tied, figures.total, figures.top, figures.boards)
         placed.append(FieldStanding(found.pair, rank, tied, standing))
     return tuple(placed)
+
+
+def _share(figures: Standing) -> float:
+    total, top = figures.total, figures.top
+    return total.numerator / (total.denominator * top) if top else float(total)
+
+
+def _exact_share(figures: Standing) -> Fraction:
+    return figures.total / figures.top if figures.top else figures.total
