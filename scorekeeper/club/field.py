@@ -85,14 +85,25 @@ def field_rankings(
     except RuleError as error:
         return [], rule_message(error)
     return [
-        (side, lines(field, score, side, found[:leaders], scorer, section))
+        (side, lines(field, score, side, leading(found, leaders), scorer, section))
         for side, found in score.overall
     ], None
 
 
 FIELD_PAGE_LEADERS = 20
 """The lines of each ranking the field's page shows (a simultaneous ranks thousands of
-pairs): the whole ranking is its own page's."""
+pairs), with the pairs level with the last of them: the whole ranking is its own page's."""
+
+
+def leading(standings: tuple[FieldStanding, ...], count: int | None) -> tuple[FieldStanding, ...]:
+    """The first ``count`` standings and those sharing the last one's place (all of them for
+    ``None``)."""
+    if count is None or count >= len(standings):
+        return standings
+    end = count
+    while end < len(standings) and standings[end].rank == standings[end - 1].rank:
+        end += 1
+    return standings[:end]
 
 
 def lines(
@@ -165,15 +176,16 @@ def field_page(field_id: str) -> str:
         abort(404)
     if organises(field):  # sections added since the field's link was opened here
         direct_every_section(field)
-    rankings, problem = field_rankings(field, scorer=True, leaders=FIELD_PAGE_LEADERS + 1)
-    ranked = max((len(found) for _side, found in rankings), default=0)
+    rankings, problem = field_rankings(field, scorer=True, leaders=FIELD_PAGE_LEADERS)
+    # The score the rankings were drawn from, kept: how many pairs each ranking has in all.
+    ranked = 0 if problem else sum(len(found) for _side, found in field.score().overall)
     return render_template(
         "club/field.html",
         field=field,
         first=field.sections[0] if field.sections else None,
         sections=[(section, *progress(section)) for section in field.sections],
-        rankings=[(side, found[:FIELD_PAGE_LEADERS]) for side, found in rankings],
-        leaders_only=ranked > FIELD_PAGE_LEADERS,
+        rankings=rankings,
+        leaders_only=ranked > sum(len(found) for _side, found in rankings),
         problem=problem,
         scoring=field_scoring(field),
         links=event_links(field) if field.organiser_token else None,

@@ -384,11 +384,12 @@ def score_field(sections: Sequence[Section], *, across: bool = True) -> FieldSco
 BOARDS_KEPT = 1024
 """The boards' figures kept by their inputs. A field of seventy sections plays some forty
 boards, each scored anew at each of its results; the field scored last keeps its own boards
-(``_last_scored``), so these are for the other views of the same boards (a club's, of the
-rounds it has finished, takes each board it shows whole, as the field's does). Bounded
-closely: a board of a hundred results is some seven hundred objects that the garbage
-collector's full passes go over, and those passes stop every thread of the server (at 600
-boards kept, 60 to 200 ms each)."""
+(``_last_scored``, by the field's shape), and these are found again where views of one field
+take turns there: a simultaneous's club's view of the rounds it has finished takes each board
+it shows whole, with the very inputs the whole field's has, so a few states of each board
+serve every view. Bounded closely: a board of a hundred results is some seven hundred objects
+that the garbage collector's full passes go over, and those passes stop every thread of the
+server (at 600 boards kept, 60 to 200 ms each)."""
 
 FIELDS_KEPT = 64
 """The fields whose totals are kept as last scored, to add up anew only the boards changed."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.bridge import Contract
 from scorekeeper.rules.common import Seat, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, SessionRecord, TableResult
+from scorekeeper.rules.duplicate import Pair, Ranking, ScoredResult, SessionRecord, TableResult
 from scorekeeper.rules.field import (
     FieldError,
     FieldPair,
@@ -189,15 +189,24 @@ def test_sections_scored_on_their_own_keep_their_session_s_figures(
 ) -> None:
     given_sections = records(sections)
     score = score_field(given_sections, across=False)
+    traveller_of: dict[int, list[tuple[str, ScoredResult]]] = defaultdict(list)
     for section in given_sections:
         own = section.record.score()
         found = [r.scored for r in score.results if r.section == section.name]
         assert found == list(own.results)
+        for scored in own.results:
+            traveller_of[scored.result.board].append((section.name, scored))
         for side, standings in own.rankings:
             if score.ranking is Ranking.BY_DIRECTION:
                 assert [s.standing for s in score.section_standings(section.name, side)] == list(
                     standings
                 )
+    # Each board's traveller: every section's results on it with its own section's figures.
+    for board, found in traveller_of.items():
+        found.sort(key=lambda entry: (-entry[1].ns, entry[0], entry[1].result.table))
+        assert [
+            (r.section, r.scored) for r in score_field(given_sections, across=False).board(board)
+        ] == found
 
 
 def test_a_board_played_by_one_section_only_expects_that_section_s_results() -> None:

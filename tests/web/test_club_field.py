@@ -516,7 +516,8 @@ def test_the_field_s_page_shows_the_leaders_of_a_large_field_and_its_own_page_th
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A simultaneous ranks thousands of pairs: the field's page shows the first lines of each
-    ranking, as the whole ranking orders them, and links to it."""
+    ranking, as the whole ranking orders them, with the pairs sharing the last one's place,
+    and links to it."""
     from scorekeeper.club import field as field_pages
 
     field, sections = start_field(client, 2)
@@ -532,10 +533,20 @@ def test_the_field_s_page_shows_the_leaders_of_a_large_field_and_its_own_page_th
     assert ranking_rows(page) == whole  # a field this small is shown whole
     assert "The whole ranking" not in page
 
-    monkeypatch.setattr(field_pages, "FIELD_PAGE_LEADERS", 4)
+    monkeypatch.setattr(field_pages, "FIELD_PAGE_LEADERS", 2)
     page = text(client.get(field))
-    assert (
-        ranking_rows(page) == whole[:4] + whole[6:10]
-    )  # North-South's first four, then East-West's
+
+    def leaders(ranking: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """The first two, and those sharing the second's place."""
+        shown = ranking[:2]
+        for line in ranking[2:]:
+            if line[0] != shown[-1][0]:
+                break
+            shown.append(line)
+        return shown
+
+    north_south, east_west = whole[:6], whole[6:]
+    assert ranking_rows(page) == leaders(north_south) + leaders(east_west)
+    assert 4 < len(ranking_rows(page)) < len(whole)  # a place shared across the cut, shown whole
     assert "The leaders of each ranking" in page
     assert f'<a href="{field}/ranking">The whole ranking</a>' in page
