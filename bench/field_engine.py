@@ -84,15 +84,9 @@ def per_result_ms(boards_per_round: int) -> tuple[float, int, int]:
             score = score_field([Section(n, r) for n, _m, r in sections])
             score.section_score(name)
         fastest = min(fastest, (time.perf_counter() - started) / RESULTS * 1000)
-    count = sum(len(record.results) for _n, _m, record in field(boards_per_round))
-    boards = len(
-        {
-            b
-            for _n, movement, _r in field(boards_per_round)[:1]
-            for s in movement.seatings
-            for b in s.boards
-        }
-    )
+    played_out = field(boards_per_round)
+    count = sum(len(record.results) for _n, _m, record in played_out)
+    boards = max(b for _n, movement, _r in played_out for s in movement.seatings for b in s.boards)
     return fastest, count, boards
 
 

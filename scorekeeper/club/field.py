@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import get_locale
@@ -33,27 +32,23 @@ from scorekeeper.rules.field import FieldResult, FieldScore, FieldStanding
 
 @dataclass(frozen=True)
 class FieldLine:
-    """One line of the field's ranking as a page shows it."""
+    """One line of the field's ranking as a page shows it, its figures written as the page
+    writes them, in its language (a field's ranking writes two thousand lines: written here,
+    not each through the template's calls)."""
 
     rank: int
     tied: bool
-    section: str
+    label: str
+    """The pair as the field names it ("B NS 3")."""
     club: str
     """The club the pair played at, in a simultaneous ("" otherwise)."""
     club_rank: int
     club_tied: bool
-    pair: str
     names: str
-    total: Fraction
-    percentage: Fraction | None
+    total: str
+    percentage: str
     own: bool
     """Whether the pair is of the section whose page shows the line."""
-    label: str
-    """The pair as the field names it ("B NS 3")."""
-    shown_total: str
-    shown_percentage: str
-    """The figures as the page writes them, in its language (a field's ranking writes two
-    thousand lines: written here, not each through the template's calls)."""
 
 
 def field_or_404(field_id: str) -> ClubField:
@@ -101,7 +96,7 @@ def leading(standings: tuple[FieldStanding, ...], count: int | None) -> tuple[Fi
     if count is None or count >= len(standings):
         return standings
     end = count
-    while end < len(standings) and standings[end].rank == standings[end - 1].rank:
+    while 0 < end < len(standings) and standings[end].rank == standings[end - 1].rank:
         end += 1
     return standings[:end]
 
@@ -138,23 +133,18 @@ def lines(
         section = sections[standing.pair.section]
         in_club = places[standing.pair]
         pair = pair_label(standing.pair.pair)
-        share = standing.percentage
         found.append(
             FieldLine(
                 standing.rank,
                 standing.tied,
-                standing.pair.section,
+                put_in(shown_as, {"section": standing.pair.section, "pair": pair}),
                 section.club if field.simultaneous else "",
                 in_club.rank,
                 in_club.tied,
-                pair,
                 name(section, standing.pair.pair),
-                standing.total,
-                share,
-                shown_in is not None and section.id == shown_in.id,
-                put_in(shown_as, {"section": standing.pair.section, "pair": pair}),
                 figure(standing.total, scoring, locale),
-                percentage(share, locale),
+                percentage(standing.percentage, locale),
+                shown_in is not None and section.id == shown_in.id,
             )
         )
     return found

@@ -646,19 +646,23 @@ class _Figures:
         return tuple(found)
 
     def board_results(self, number: int, boards: str) -> list[FieldResult]:
-        """A board's results across the sections playing that set of boards."""
+        """A board's results across the sections playing that set of boards, section after
+        section (each group of sections scored together holds its results on the board)."""
+        groups = dict.fromkeys(
+            self.group[index]
+            for index, section in enumerate(self.sections)
+            if section.boards == boards
+        )
         found = []
-        for index, section in enumerate(self.sections):
-            if section.boards != boards:
+        for group in groups:
+            scored = self.boards.get((group, number))
+            if scored is None:
                 continue
-            scored = self.boards.get((self.group[index], number))
-            if scored is None or index not in scored.starts:
-                continue
-            rows = next(rows for at, rows, _seats in scored.signature[1] if at == index)
-            start = scored.starts[index]
-            found += [
-                FieldResult(section.name, item) for item in scored.scored[start : start + len(rows)]
-            ]
+            for index, rows, _seats in scored.signature[1]:
+                start, name = scored.starts[index], self.sections[index].name
+                found += [
+                    FieldResult(name, item) for item in scored.scored[start : start + len(rows)]
+                ]
         return found
 
 
