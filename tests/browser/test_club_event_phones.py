@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Error, Page, Response, expect
 
 from scorekeeper.rules.movements import mitchell
 from tests.browser.conftest import PHONE
@@ -31,13 +31,26 @@ from tests.web.test_club_field import counted_by_hand
 Played = list[tuple[int, int, int, int]]
 
 
+def go(page: Page, url: str) -> Response | None:
+    """``page.goto(url)``: a page following its game may reload itself at the very moment it
+    is sent to the same address, and the browser then takes the page's own reload instead of
+    this navigation (the same page, as fresh): that one is waited for."""
+    try:
+        return page.goto(url)
+    except Error as error:
+        if "interrupted by another navigation" not in str(error):
+            raise
+        page.wait_for_load_state()
+        return page.goto(url)
+
+
 def new_phone(browser: Browser) -> Page:
     return browser.new_context(viewport=PHONE, locale="en-GB").new_page()
 
 
 def set_up_event(page: Page, base: str) -> str:
     """The organiser's phone sets the event up; the clubs' link its page gives."""
-    page.goto(base + "/club/new")
+    go(page, base + "/club/new")
     page.get_by_role("link", name="Or organise a simultaneous pairs across clubs.").click()
     page.get_by_label("Event").fill("Charity simultaneous")
     page.get_by_label("Played on").fill("2026-12-02")
@@ -50,7 +63,7 @@ def set_up_event(page: Page, base: str) -> str:
 
 def join(page: Page, base: str, clubs_link: str, club: str, tables: int) -> list[str]:
     """A club's director opens the clubs' link and starts the club's section."""
-    page.goto(clubs_link)
+    go(page, clubs_link)
     page.get_by_role("link", name="Set up your club's section").click()
     page.get_by_label("Club").fill(club)
     choose_tables(page, tables, 2)
@@ -75,7 +88,7 @@ def play(page: Page, links: list[str], tables: int, seed: int) -> Played:
 
 
 def close(director: Page, section_url: str) -> None:
-    director.goto(section_url)
+    go(director, section_url)
     director.get_by_role("button", name="Close the session").click()
     expect(director.get_by_text("The session is closed.")).to_be_visible()
 
@@ -100,13 +113,13 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
 
     # Nantes has not begun: its table phones and players see nothing of Lyon's boards.
     player = new_phone(browser)
-    player.goto(nantes_section)
+    go(player, nantes_section)
     player.get_by_role("link", name="The event's ranking, every club").click()
     expect(player.get_by_text("No result yet.").first).to_be_visible()
     expect(player.get_by_text("Lyon")).to_have_count(0)
-    player.goto(nantes_links[0] + "/travellers")
+    go(player, nantes_links[0] + "/travellers")
     expect(player.get_by_text(re.compile(r"^Board \d+"))).to_have_count(0)
-    answer = player.goto(lyon_section + "/hands/print")
+    answer = go(player, lyon_section + "/hands/print")
     assert answer is not None and answer.status == 403
 
     played["B"] = play(tables, nantes_links, 4, 2)
@@ -120,7 +133,7 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
     close(rennes, own_section)
     game_file = rennes.request.get(own_section + "/game.json")
     assert game_file.ok
-    rennes.goto(clubs_link)
+    go(rennes, clubs_link)
     rennes.get_by_label("Club").fill("Rennes")
     rennes.locator("input[type=file]").set_input_files(
         files=[{"name": "rennes.json", "mimeType": "application/json", "buffer": game_file.body()}]
@@ -129,7 +142,7 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
     expect(rennes.get_by_text("The game was imported.")).to_be_visible()
 
     expected = counted_by_hand(played, {"A": 3, "B": 4, "C": 3})
-    organiser.goto(field_url)
+    go(organiser, field_url)
     expect(organiser.get_by_text("Results in: 18 of 18")).to_have_count(2)
     expect(organiser.get_by_text("uploaded from its file")).to_be_visible()
     shown = ranked_as_counted(organiser.content(), expected)
@@ -138,14 +151,14 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
     organiser.screenshot(path=str(Path(ARTIFACTS) / "club-event-360.png"), full_page=True)
 
     # Every club has closed, but another may still join: nothing is public yet.
-    answer = player.goto(lyon_section + "/hands/print")
+    answer = go(player, lyon_section + "/hands/print")
     assert answer is not None and answer.status == 403
     # The organiser closes the event: the hands and the event's ranking are everyone's.
     organiser.get_by_role("button", name="Close the event: no more clubs").click()
     expect(organiser.get_by_text("The event is closed: no club joins it any more.")).to_be_visible()
-    answer = player.goto(lyon_section + "/hands/print")
+    answer = go(player, lyon_section + "/hands/print")
     assert answer is not None and answer.status == 200
-    player.goto(nantes_section)
+    go(player, nantes_section)
     player.get_by_role("link", name="The event's ranking, every club").click()
     assert event_rows(player.content()) == shown
     for phone in (organiser, lyon, nantes, tables, player, rennes):
