@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import gc
+import json
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 from typing import Any
@@ -14,7 +18,7 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import cli, create_app, create_app_to_serve, instance_secret_key
+from scorekeeper import cli, create_app, instance_secret_key
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
 from tests.web.families import every_familys_pages
@@ -74,24 +78,42 @@ def test_serve_migrates_then_serves_on_every_interface(
     assert {"game", "player", "round", "correction", "alembic_version"} <= tables
 
 
-def test_a_server_process_leaves_its_start_up_out_of_full_collections(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'served.sqlite'}")
-    monkeypatch.setenv("SECRET_KEY", "serve")
-    before = gc.get_freeze_count()
-    try:
-        app = create_app_to_serve()
-        frozen = gc.get_freeze_count()
-        assert frozen - before > 10_000  # the modules, the app and its routes: left alone
-        assert app.view_functions  # the app itself is ready to serve
-        garbage: list[object] = []
-        garbage.append(garbage)  # a cycle made after start-up is still collected
-        del garbage
-        assert gc.collect() >= 1
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
+FREEZE_CHECK = """
+import gc, json
+from scorekeeper import create_app_to_serve
+before = gc.get_freeze_count()
+app = create_app_to_serve()
+frozen = gc.get_freeze_count()
+garbage = []
+garbage.append(garbage)
+del garbage
+collected = gc.collect()
+print(json.dumps({"before": before, "frozen": frozen, "collected": collected,
+                  "after": gc.get_freeze_count(), "routes": len(app.view_functions)}))
+"""
+
+
+def test_a_server_process_leaves_its_start_up_out_of_full_collections(tmp_path: Path) -> None:
+    # A fresh interpreter, as a server process is: in the test process, threads other tests left
+    # behind may free frozen objects while it counts.
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'served.sqlite'}",
+        "SECRET_KEY": "serve",
+    }
+    finished = subprocess.run(
+        [sys.executable, "-c", FREEZE_CHECK],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+        timeout=120,
+    )
+    counts = json.loads(finished.stdout.strip().splitlines()[-1])
+    assert counts["frozen"] - counts["before"] > 10_000  # the modules, the app and its routes
+    assert counts["routes"]  # the app itself is ready to serve
+    assert counts["collected"] >= 1  # a cycle made after start-up is still collected
+    assert counts["after"] == counts["frozen"]  # and the full pass left start-up alone
 
 
 def test_network_addresses_leave_out_loopback() -> None:
