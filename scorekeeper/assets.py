@@ -82,6 +82,19 @@ def static_file(filename: str) -> Response:
     )
 
 
+SERVICE_WORKER = "service-worker.js"
+
+
+def service_worker() -> Response:
+    """The service worker (static/service-worker.js), from the site's root so that it may keep
+    any page of the site; asked for again at each visit, so that a new one takes over."""
+    asset: Asset = current_app.extensions["assets"][SERVICE_WORKER]
+    response = Response(asset.content, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(asset.version)
+    return response.make_conditional(request)
+
+
 def data_url(filename: str) -> str:
     """The file as a ``data:`` address: the icon comes with the page, with no request of its
     own (a browser asks for the icon again on every reload)."""
@@ -98,3 +111,4 @@ def init_app(app: Flask) -> None:
     app.config["INLINE_STYLE_HASH"] = f"sha256-{digest}"
     app.url_defaults(add_version)
     app.view_functions["static"] = static_file
+    app.add_url_rule(f"/{SERVICE_WORKER}", "service_worker", service_worker)

@@ -292,7 +292,9 @@ function enhanceDeal(form) {
 }
 
 // The back button brings a page back drawn anew (no page is kept), showing the game as it is
-// now, where the scorer may take it for the page as it was. A form marked data-first-version is
+// now, where the scorer may take it for the page as it was. After an entry the script sent
+// from a page that the server then sends the phone to again, the step back stays on that
+// document, which shows the game as it is: the form is marked drawn from what it was then. A form marked data-first-version is
 // sent with the version its history entry was first drawn from: the deal entered from it
 // before, sent again, is then asked about rather than entered twice.
 function sendFirstVersion(form) {
@@ -304,6 +306,11 @@ function sendFirstVersion(form) {
   } else {
     history.replaceState({ ...state, firstVersion: version.value }, "");
   }
+  // The step back to the page an entry was sent from, where it was the page this one is now
+  // (see goOnTo): the same page, drawn from what it was drawn from then.
+  window.addEventListener("popstate", (event) => {
+    if (event.state && event.state.firstVersion) version.value = event.state.firstVersion;
+  });
 }
 
 // New game: name the first-dealer choices as names are typed; redraw the preview as the form
@@ -329,6 +336,382 @@ function enhanceSetup(form) {
     clearTimeout(timer);
     timer = setTimeout(() => { refresh().catch(() => {}); }, 250);
   });
+}
+
+// Forms kept on the phone. A form that changes a game is sent from here rather than by the
+// browser, so that an entry sent while the server does not answer (the network down, the server
+// restarting) is not lost on the browser's error page: it is kept in the phone's storage, the
+// page says so, and it is sent again by itself, in the order entered, once the server answers.
+// Its one-time token (sent_as) makes the server apply it once however often it arrives. An
+// entry leaves the phone only once the server has answered it: the database stays the truth.
+const KEPT = "scorekeeper.kept";
+const KEPT_PAUSED = "scorekeeper.kept.paused"; // an answer is on show: the rest wait for it
+const KEPT_LEASE = "scorekeeper.kept.lease"; // the tab sending them (one at a time, in order)
+const LEASE_FOR = 30000; // ms
+const NOT_ANSWERED = [502, 503, 504]; // the proxy's word that the app did not answer
+const ANSWER_WITHIN = 20000; // ms a send waits for an answer before it is tried again
+const TRY_AGAIN_AFTER = [1000, 2000, 5000, 10000, 15000]; // ms, then the last again and again
+const SAY_SENDING_AFTER = 800; // ms: a quick answer shows no "sending" at all
+
+const kept = {
+  texts: {},
+  memory: null, // the entries, when the phone's storage refuses them: this page keeps them
+  tab: newToken(),
+  sending: null, // the token being sent
+  tries: 0,
+  timer: null,
+  arrived: [],
+};
+
+function newToken() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes); // crypto.randomUUID is for HTTPS only: phones use plain http
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function keptEntries() {
+  if (kept.memory) return kept.memory;
+  try {
+    return JSON.parse(localStorage.getItem(KEPT) || "[]");
+  } catch (error) {
+    return [];
+  }
+}
+
+function keepEntries(entries) {
+  if (!kept.memory) {
+    try {
+      if (entries.length) localStorage.setItem(KEPT, JSON.stringify(entries));
+      else localStorage.removeItem(KEPT);
+      return;
+    } catch (error) {
+      // Private browsing, or the storage full: the page keeps them while it stays open.
+    }
+  }
+  kept.memory = entries;
+}
+
+function storedFlag(name, on) {
+  try {
+    if (on === undefined) return localStorage.getItem(name);
+    if (on) localStorage.setItem(name, on);
+    else localStorage.removeItem(name);
+  } catch (error) {
+    return null;
+  }
+  return on;
+}
+const paused = () => Boolean(storedFlag(KEPT_PAUSED));
+const pause = (on) => storedFlag(KEPT_PAUSED, on ? "1" : "");
+
+function takeLease() {
+  let lease = null;
+  try {
+    lease = JSON.parse(storedFlag(KEPT_LEASE) || "null");
+  } catch (error) {
+    lease = null;
+  }
+  if (lease && lease.tab !== kept.tab && lease.until > Date.now()) return false;
+  storedFlag(KEPT_LEASE, JSON.stringify({ tab: kept.tab, until: Date.now() + LEASE_FOR }));
+  return true;
+}
+
+function releaseLease() {
+  try {
+    const lease = JSON.parse(storedFlag(KEPT_LEASE) || "null");
+    if (lease && lease.tab === kept.tab) storedFlag(KEPT_LEASE, "");
+  } catch (error) {
+    storedFlag(KEPT_LEASE, "");
+  }
+}
+
+// What the page calls the entry: its own name where the form gives one ("Round 5's tricks"),
+// else its heading, its button, the page's title.
+function entryLabel(form, submitter) {
+  const heading = form.querySelector("h2, h3, legend");
+  const named = form.dataset.entryLabel || (heading && heading.textContent)
+    || (submitter && submitter.textContent) || document.title.split(" · ")[0];
+  return (named || kept.texts.entry || "").trim().replace(/\s+/g, " ");
+}
+
+const said = (text, entries) => (text || "").replace("{entries}",
+  entries.map((entry) => entry.label).join(kept.texts.and || ", "));
+
+function showKept({ sending = false } = {}) {
+  const entries = keptEntries();
+  let note = document.getElementById("kept-note");
+  if (!entries.length && !kept.arrived.length) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement("div");
+    note.id = "kept-note";
+    note.className = "kept-note";
+    note.setAttribute("role", "status");
+    note.setAttribute("aria-live", "polite");
+    const main = document.querySelector("main") || document.body;
+    main.prepend(note);
+  }
+  const lines = [];
+  const line = (text, className) => {
+    const p = document.createElement("p");
+    p.textContent = text;
+    if (className) p.className = className;
+    lines.push(p);
+    return p;
+  };
+  if (kept.arrived.length) line(said(kept.texts.arrived, kept.arrived), "arrived");
+  if (entries.length && paused()) {
+    line(said(kept.texts.waiting, entries));
+    const buttons = line("", "buttons");
+    const send = document.createElement("button");
+    send.type = "button";
+    send.className = "primary";
+    send.textContent = kept.texts.sendNow;
+    send.addEventListener("click", () => { pause(false); flushKept(); });
+    const forget = document.createElement("button");
+    forget.type = "button";
+    forget.textContent = kept.texts.forget;
+    forget.addEventListener("click", () => {
+      if (forget.dataset.sure) {
+        keepEntries([]);
+        pause(false);
+        showKept();
+        return;
+      }
+      forget.dataset.sure = "1";
+      forget.textContent = kept.texts.forgetSure;
+    });
+    buttons.append(send, " ", forget);
+  } else if (entries.length) {
+    line(said(sending ? kept.texts.sending : kept.texts.kept, entries));
+    if (kept.memory && !sending) line(kept.texts.cannotKeep, "error");
+  }
+  note.replaceChildren(...lines);
+}
+
+// One entry sent: its answer's address (the server took it, or sent the phone on, as it does
+// after an entry), { location: null } for a page of its own (a refusal, another phone's entry),
+// or null when nothing answered.
+async function deliver(entry) {
+  const body = new URLSearchParams();
+  entry.fields.forEach(([name, value]) => body.append(name, value));
+  body.append("sent_as", entry.token);
+  body.append("kept_for", String(Math.max(0, Date.now() - entry.keptAt)));
+  let response;
+  try {
+    response = await fetch(entry.action, {
+      method: "POST",
+      body,
+      headers: { "Scorekeeper-Sent": "1" },
+      credentials: "same-origin",
+      signal: AbortSignal.timeout ? AbortSignal.timeout(ANSWER_WITHIN) : undefined,
+    });
+  } catch (error) {
+    return null;
+  }
+  if (NOT_ANSWERED.includes(response.status)) return null;
+  if (response.status === 204) {
+    return { location: response.headers.get("Scorekeeper-Location") || "/" };
+  }
+  if (response.redirected) return { location: response.url };
+  return { location: null };
+}
+
+// The server answered an entry with a page of its own: the browser sends it once more to show
+// that page as it would have (nothing was changed by it: the server writes an entry only where
+// it sends the phone on); the page drawn says which entry it answers (data-answered).
+function sendAsTheBrowserWould(entry) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = entry.action;
+  form.hidden = true;
+  const add = (name, value) => {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  };
+  entry.fields.forEach(([name, value]) => add(name, value));
+  add("sent_as", entry.token);
+  add("kept_for", String(Math.max(0, Date.now() - entry.keptAt)));
+  document.body.appendChild(form);
+  HTMLFormElement.prototype.submit.call(form);
+}
+
+// Where the server sends the phone after an entry, as the browser would have gone there: a
+// step of its own in the history, even to the page it is on (the back button then brings
+// back the page the entry was made from, drawn anew: see sendFirstVersion).
+function goOnTo(address) {
+  const target = new URL(address, window.location.href);
+  const here = new URL(window.location.href);
+  target.hash = "";
+  here.hash = "";
+  if (target.href !== here.href) {
+    window.location.assign(target.href);
+    return;
+  }
+  history.pushState(null, "", target.href);
+  window.location.reload();
+}
+
+// With the network down, on to the page the entry leads to, where the phone keeps it (a
+// table's next board): the first the form names (data-offline-next: "page|entry page|entry")
+// whose entry is not kept already and that the service worker has, drawn as last given.
+async function goOnOffline() {
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  const made = keptEntries().filter((entry) => entry.from === window.location.href);
+  const stored = made[made.length - 1]; // the last made on this page
+  if (!worker || !stored || !stored.then || stored.wentOn) return;
+  const sent = new Set(keptEntries().map((other) => other.action));
+  for (const next of stored.then.split(" ")) {
+    const [page, action] = next.split("|");
+    const address = new URL(page, window.location.href).href;
+    if (action && sent.has(new URL(action, window.location.href).href)) continue;
+    try {
+      if (!(await caches.match(address))) continue;
+    } catch (error) {
+      return;
+    }
+    stored.wentOn = true;
+    keepEntries(keptEntries().map((other) => (other.token === stored.token ? stored : other)));
+    window.location.assign(address);
+    return;
+  }
+}
+
+function laterKept() {
+  clearTimeout(kept.timer);
+  const wait = TRY_AGAIN_AFTER[Math.min(kept.tries, TRY_AGAIN_AFTER.length - 1)];
+  kept.timer = setTimeout(flushKept, wait);
+}
+
+// Send what is kept, first entered first; on to the next once each is answered.
+async function flushKept() {
+  clearTimeout(kept.timer);
+  if (kept.sending || !keptEntries().length) return showKept();
+  if (paused()) return showKept();
+  if (!takeLease()) return laterKept(); // another tab of this phone is sending them
+  let last = null;
+  let saying = null;
+  try {
+    for (let entry = keptEntries()[0]; entry; entry = keptEntries()[0]) {
+      kept.sending = entry.token;
+      document.body.dataset.sending = "1";
+      clearTimeout(saying);
+      saying = setTimeout(() => showKept({ sending: true }), SAY_SENDING_AFTER);
+      const answer = await deliver(entry);
+      takeLease();
+      if (answer === null) {
+        kept.tries += 1;
+        laterKept();
+        goOnOffline();
+        break;
+      }
+      kept.tries = 0;
+      if (answer.location === null) {
+        pause(keptEntries().length > 1);
+        sendAsTheBrowserWould(entry);
+        return;
+      }
+      keepEntries(keptEntries().filter((other) => other.token !== entry.token));
+      last = { entry, location: answer.location };
+      kept.arrived.push(entry);
+    }
+  } finally {
+    clearTimeout(saying);
+    kept.sending = null;
+    delete document.body.dataset.sending;
+    releaseLease();
+  }
+  if (last && !keptEntries().length) {
+    // On the page the entry was made on, the phone goes where the server sends it; elsewhere
+    // the page says it arrived.
+    const from = new URL(last.entry.from, location.href);
+    if (from.pathname === location.pathname) {
+      goOnTo(last.location);
+      return;
+    }
+  }
+  showKept();
+}
+
+function sendFromHere(form) {
+  form.addEventListener("submit", (event) => {
+    if (event.defaultPrevented) return; // the page's own checks stopped it
+    event.preventDefault();
+    const entries = keptEntries();
+    const submitter = event.submitter;
+    const data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    const entry = {
+      token: newToken(),
+      // Read as written: a field named "action" would stand for form.action.
+      action: new URL(form.getAttribute("action") || "", window.location.href).href,
+      fields: Array.from(data.entries()).filter(([, value]) => typeof value === "string"),
+      label: entryLabel(form, submitter),
+      keptAt: Date.now(),
+      from: window.location.href,
+      then: form.dataset.offlineNext || null,
+    };
+    const before = entries.findIndex((other) => other.token === form.dataset.keptToken);
+    const same = before >= 0
+      && JSON.stringify(entries[before].fields) === JSON.stringify(entry.fields);
+    if (same && kept.sending === entries[before].token) return; // a double tap
+    if (before >= 0 && kept.sending !== entries[before].token) {
+      entries[before] = entry; // sent again, changed or not, while the first waits: in its place
+    } else if (paused()) {
+      entries.unshift(entry); // the page settled: this first, then the rest
+    } else {
+      entries.push(entry);
+    }
+    pause(false);
+    keepEntries(entries);
+    form.dataset.keptToken = entry.token;
+    flushKept();
+  });
+}
+
+// Over HTTPS, the service worker keeps the pages this phone is given and those its page says
+// it will need next (static/service-worker.js).
+function keepPages(body) {
+  if (!body.dataset.serviceWorker || !("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register(body.dataset.serviceWorker)
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      const wanted = (body.dataset.keepPages || "").split(" ").filter(Boolean);
+      if (wanted.length && registration.active) registration.active.postMessage({ keep: wanted });
+    })
+    .catch(() => {}); // no worker: the pages are as they are without one
+}
+
+function keepForms(body) {
+  try {
+    kept.texts = JSON.parse(body.dataset.kept || "{}");
+  } catch (error) {
+    kept.texts = {};
+  }
+  if (body.dataset.answered) {
+    const rest = keptEntries().filter((entry) => entry.token !== body.dataset.answered);
+    keepEntries(rest);
+    if (!rest.length) pause(false);
+  }
+  document.querySelectorAll("form").forEach((form) => {
+    const changes = form.querySelector('input[name="drawn_from"]');
+    const posted = (form.getAttribute("method") || "").toLowerCase() === "post";
+    if (posted && changes && !form.querySelector('input[type="file"]')) {
+      sendFromHere(form);
+    }
+  });
+  window.addEventListener("online", flushKept);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) flushKept(); });
+  window.addEventListener("storage", (event) => {
+    if (event.key === KEPT || event.key === KEPT_PAUSED) showKept();
+  });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) flushKept(); });
+  flushKept();
 }
 
 const LEAVING_FOR = 5000; // ms: a page still here this long after it was left has stayed
@@ -393,6 +776,10 @@ function followGame(body) {
   }
   function changed({ reload = true } = {}) {
     if (leaving) return;
+    if (body.dataset.sending) { // an entry of this phone's on its way, and its page with it
+      setTimeout(() => changed({ reload }), 1000);
+      return;
+    }
     const note = document.getElementById("live-note");
     if (!touched && (reload || !note)) {
       reloading = true;
@@ -466,4 +853,7 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form.setup[data-preview]").forEach(enhanceSetup);
   document.querySelectorAll("form.deal-entry").forEach(enhanceDeal);
   document.querySelectorAll("form[data-first-version]").forEach(sendFirstVersion);
+  // Last: a form the page's own checks stop is not sent, nor kept.
+  keepForms(document.body);
+  keepPages(document.body);
 });

@@ -39,7 +39,7 @@ from scorekeeper.games.entries import page_context
 from scorekeeper.games.forms import ConfirmForm
 from scorekeeper.games.links import qr_svg, share_base
 from scorekeeper.games.lookup import game_started_by, scorers_game
-from scorekeeper.games.models import new_scorer_token
+from scorekeeper.games.models import SentForm, new_scorer_token
 from scorekeeper.games.registry import circles
 from scorekeeper.games.rights import form_key, is_scorer
 from scorekeeper.games.views import new_game_form
@@ -173,6 +173,7 @@ def render_session(game: ClubSession) -> str:
         added_form=added_table_form(game) if scorer else None,
         leaving_form=leaving_pair_form(game) if scorer else None,
         improbable=to_check(game) if scorer else [],
+        arrived_late=arrived_late(game) if scorer else [],
         **page_context(
             game, url_for(".session", game_id=game.id), scorer=scorer, drawn_from=game.live_version
         ),
@@ -188,6 +189,28 @@ def to_check(game: ClubSession) -> list[tuple[ClubResult, str]]:
         if said is not None:
             found.append((result, said))
     return found
+
+
+LATE_AFTER = 10
+"""Seconds a table's phone kept a result (the network down) beyond which the director is told."""
+
+
+def arrived_late(game: ClubSession) -> list[tuple[SentForm, ClubResult | None]]:
+    """The tables' entries that a phone kept a while before they arrived, first arrived first,
+    each with the result at its place now (``None``: there is none)."""
+    sent = db.session.scalars(
+        select(SentForm)
+        .where(
+            SentForm.game_id == game.id,
+            SentForm.seat.is_not(None),
+            SentForm.kept_for >= LATE_AFTER,
+        )
+        .order_by(SentForm.arrived_at)
+    )
+    results: dict[tuple[int | None, int | None], ClubResult] = {
+        (result.board, result.table): result for result in game.results
+    }
+    return [(entry, results.get((entry.number, entry.seat))) for entry in sent]
 
 
 @bp.get("/<game_id>")

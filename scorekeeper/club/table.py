@@ -120,11 +120,35 @@ def render_table(
             round_=seating.round,
             board=form_board,
         )
+    # Over HTTPS, what the phone keeps for the network's outages: the round's other boards to
+    # play, and the next round. An entry kept goes on to the first of them that is neither kept
+    # already nor this one: the boards after this one, then those before, then the next round
+    # (each a page, and the address its form sends to).
+    offline_next: list[tuple[str, str]] = []
+    if seating is not None:
+        order = [board for board, result in boards if result is None]
+        at = order.index(form_board) if form_board in order else -1
+        for board in [*order[at + 1 :], *order[: max(at, 0)]]:
+            page = table_path(game, table, round=seating.round, board=board)
+            entry = url_for(
+                ".result",
+                game_id=game.id,
+                table=table,
+                token=table_token(game, table),
+                round_=seating.round,
+                board=board,
+            )
+            offline_next.append((page, entry))
+        if seating.round < movement.rounds:
+            offline_next.append((table_path(game, table, round=seating.round + 1), ""))
+    keep_pages = [page for page, _entry in offline_next]
     return render_template(
         "club/table.html",
         game=game,
         movement=movement,
         table=table,
+        keep_pages=keep_pages,
+        offline_next=offline_next if form_board is not None else [],
         seating=seating,
         shown=shown,
         boards=boards,
@@ -137,7 +161,10 @@ def render_table(
         next_move=movement.moves_after(seating) if seating is not None else None,
         conflict=conflict,
         conflict_form=ConfirmForm() if conflict else None,
-        confirm_form=ConfirmForm(data={"drawn_from": stored}),
+        # Each result's button is drawn from that result: East-West confirm what they saw,
+        # whatever else the table entered since (a board kept on the phone and sent later).
+        confirm_form=ConfirmForm(),
+        result_stamp=TABLE_RESULTS.stamp,
         improbable=functools.partial(improbable_text, hand_records(game) if now else {}),
         **pair_cards(game, now),
         table_url=lambda **arguments: table_path(game, table, **arguments),
@@ -441,7 +468,7 @@ def confirm_result(game_id: str, table: int, token: str, round_: int, board: int
         if (reason := TABLE_RESULTS.closed(game, key)) is not None:
             flash(reason, "error")
             return TABLE_RESULTS.page(game, key)
-        if not drawn_from_now(form, TABLE_RESULTS.drawn_from(game, key)):
+        if not drawn_from_now(form, TABLE_RESULTS.stamp(result)):
             flash(
                 _("The result changed since this page was drawn: check it and confirm again."),
                 "error",

@@ -307,8 +307,8 @@ class EntryKind(Generic[G, E]):
         return url_for(name, game_id=game.id, **self.route(key))
 
 
-PRIVATE = ("csrf_token", "drawn_from")
-"""A form's fields that belong to its drawing, not to the entry."""
+PRIVATE = ("csrf_token", "drawn_from", "sent_as", "kept_for")
+"""A form's fields that belong to its drawing and its sending, not to the entry."""
 
 
 def sent_fields() -> dict[str, str]:
@@ -375,6 +375,7 @@ def enter(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Outc
         entered,
         lock=lambda game: kind.lock(game, key),
         page=lambda game: kind.page(game, key),
+        at=kind.logged_at(key),
     )
 
 
@@ -485,6 +486,7 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
         change,
         lock=lambda game: kind.lock(game, key),
         page=lambda game: kind.page(game, key),
+        at=kind.logged_at(key),
     )
     for message in said if isinstance(answer, Response) and answer.status_code == 302 else ():
         flash(message)
@@ -529,6 +531,7 @@ def delete(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Out
         lambda game: flash(kind.say(kind.words.deleted, key)),
         lock=lambda game: kind.lock(game, key),
         page=lambda game: kind.page(game, key),
+        at=kind.logged_at(key),
     )
 
 

@@ -204,3 +204,27 @@ class BrowserGame(Model):
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
     scores: Mapped[bool] = mapped_column(default=True, server_default=true())
     """Whether the browser scores the game; else it follows it only."""
+
+
+class SentForm(Model):
+    """A form a phone kept while the network or the server was down and sent when it could,
+    by the one-time token the phone gave it (see static/scorekeeper.js): written with the
+    change it made, so that the same form arriving again changes nothing and goes where the
+    first one went."""
+
+    __tablename__ = "sent_form"
+
+    token: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), index=True
+    )
+    """The game it changed (``None``: a circle's own row)."""
+    location: Mapped[str] = mapped_column(String(500))
+    """Where the phone went once it was applied."""
+    arrived_at: Mapped[datetime] = mapped_column(default=utcnow)
+    kept_for: Mapped[int] = mapped_column(default=0)
+    """Seconds the phone kept it before it arrived (0: it arrived when sent)."""
+    number: Mapped[int | None]
+    """The entry it was for, as the corrections log places one: a round, a deal, a board."""
+    seat: Mapped[int | None]
+    """And its seat there: a club table."""

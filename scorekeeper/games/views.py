@@ -29,12 +29,13 @@ from scorekeeper.games.models import Correction, Game
 from scorekeeper.games.registry import FAMILIES, circles, family_of
 from scorekeeper.games.rights import browser_id, form_key, opened_games, private_server, remember
 from scorekeeper.games.transfer import TransferError, read_game_file
-from scorekeeper.games.writes import game_page, start_new_game
+from scorekeeper.games.writes import answer_the_script, game_page, sent_token, start_new_game
 from scorekeeper.limits import imports_limit
 
 F = TypeVar("F", bound=NewGameForm)
 
 bp = Blueprint("games", __name__)
+bp.after_app_request(answer_the_script)
 
 
 bp.add_app_template_global(signed, "signed")
@@ -51,6 +52,36 @@ def correction_text(game: Game, change: Correction) -> str:
 def game_url(game: Game) -> str:
     """A game's page, whatever its family."""
     return url_for(family_of(game).page, game_id=game.id)
+
+
+bp.add_app_template_global(sent_token, "sent_token")
+
+
+@bp.app_template_global()
+def kept_texts() -> dict[str, str]:
+    """What the phone's script says of the forms it keeps while the network is down (see
+    static/scorekeeper.js), ``{entries}`` standing for the entries it names."""
+    entries = "{entries}"
+    return {
+        "kept": _(
+            "Kept on this phone, to be sent when the network is back: %(entries)s.", entries=entries
+        ),
+        "sending": _("Sending: %(entries)s…", entries=entries),
+        "waiting": _(
+            "Also kept on this phone, to be sent once this page is settled: %(entries)s.",
+            entries=entries,
+        ),
+        "arrived": _("Arrived: %(entries)s.", entries=entries),
+        "sendNow": _("Send them now"),
+        "forget": _("Forget them"),
+        "forgetSure": _("Tap again to forget them: they will not be sent."),
+        "cannotKeep": _(
+            "The network is down and this phone cannot keep the entry: send it again once the "
+            "network is back."
+        ),
+        "entry": _("the form sent"),
+        "and": _(", "),
+    }
 
 
 LISTED = 100

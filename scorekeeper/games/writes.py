@@ -1,32 +1,41 @@
 """How a change is written, the same way for every family: checked against what it was drawn
 from, saved under the version of the row it locks, tried again from a fresh load when another
 phone wrote that row at that very moment; a change shown on other games' pages counted in
-theirs (a field's sections), every such write locking the games' rows in one order; and a new
-game stored once however often its form is sent.
+theirs (a field's sections), every such write locking the games' rows in one order; a form the
+phone kept while the network was down applied once however often it arrives; and a new game
+stored once however often its form is sent.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast, overload
 
-from flask import abort, redirect, url_for
+from flask import abort, flash, redirect, request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ChangeForm
 from scorekeeper.games.lookup import game_started_by
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, SentForm
 from scorekeeper.games.registry import circles, family_of
 from scorekeeper.games.rights import form_key, remember
 from scorekeeper.serving import note_counted_elsewhere
 
 ATTEMPTS = 3
 """How often an entry is tried again when another phone changed the game at the same moment."""
+
+SENT_AS = re.compile(r"[A-Za-z0-9_-]{16,32}")
+"""The one-time token a phone's script gives a form it sends (see SentForm)."""
+KEPT_AT_MOST = 400 * 24 * 3600
+"""Seconds beyond which what a phone says it kept a form for is taken as that long."""
 
 G = TypeVar("G", bound=Game)
 R = TypeVar("R")
@@ -131,6 +140,7 @@ def write_entry(
     page: Callable[[G], Response] = ...,
     busy: Callable[[], Outcome] | None = None,
     shown_beyond_the_part: bool = True,
+    at: tuple[int, int | None] | None = None,
 ) -> Outcome: ...
 
 
@@ -144,6 +154,7 @@ def write_entry(
     page: Callable[[R], Response],
     busy: Callable[[], Outcome] | None = None,
     shown_beyond_the_part: bool = True,
+    at: tuple[int, int | None] | None = None,
 ) -> Outcome: ...
 
 
@@ -156,6 +167,7 @@ def write_entry(
     page: Callable[[Any], Response] = game_page,
     busy: Callable[[], Outcome] | None = None,
     shown_beyond_the_part: bool = True,
+    at: tuple[int, int | None] | None = None,
 ) -> Outcome:
     """Load the game (or another row that counts its changes, given the ``page`` to go to),
     let ``change`` check the form and change its rows (returning ``None``) or answer by itself
@@ -164,7 +176,10 @@ def write_entry(
     another phone saved that row at that very moment; after the last try, ``busy``'s answer
     (a 409 page by default). A change of a game's part that shows on the part's page alone is
     not ``shown_beyond_the_part`` (see :func:`save`)."""
+    token = sent_token()
     for _attempt in range(ATTEMPTS):
+        if token is not None and (arrived := arrived_before(token)) is not None:
+            return arrived
         game = load()
         answer = change(game)
         if answer is not None:
@@ -172,6 +187,8 @@ def write_entry(
         # Addressed before the save: the commit expires the rows, and reading the game's id
         # afterwards would cost a transaction of its own.
         after = page(game)
+        if token is not None:
+            keep_token(token, game, after, at)
         if save(lock(game), shown_beyond_the_part=shown_beyond_the_part):
             if saved is not None:
                 saved(game)
@@ -179,6 +196,65 @@ def write_entry(
     if busy is not None:
         return busy()
     abort(409)
+
+
+def sent_token() -> str | None:
+    """The one-time token of a form the phone's script sent, if this request is one (and its
+    body could be read: an error page for a body too large asks too)."""
+    if request.method != "POST":
+        return None
+    try:
+        token = request.form.get("sent_as", "")
+    except HTTPException:
+        return None
+    return token if SENT_AS.fullmatch(token) else None
+
+
+def arrived_before(token: str) -> Response | None:
+    """Where the phone goes when a form it kept arrives again, already applied (its answer was
+    lost on the way back): where the first one went, nothing changed; ``None`` if it is new."""
+    sent = db.session.get(SentForm, token)
+    if sent is None:
+        return None
+    location = sent.location
+    db.session.rollback()
+    flash(_("This had arrived already: it is entered once."))
+    return redirect(location, 303)
+
+
+def keep_token(token: str, row: Any, after: Response, at: tuple[int, int | None] | None) -> None:
+    """Write the token with the change it makes, in the same commit."""
+    kept = request.form.get("kept_for", "")
+    seconds = int(kept) // 1000 if kept.isdigit() and len(kept) < 16 else 0
+    number, seat = at if at is not None else (None, None)
+    db.session.add(
+        SentForm(
+            token=token,
+            game_id=row.id if isinstance(row, Game) else None,
+            location=str(after.headers.get("Location", "/"))[:500],
+            kept_for=min(seconds, KEPT_AT_MOST),
+            number=number,
+            seat=seat,
+        )
+    )
+
+
+SENT_BY_SCRIPT = "Scorekeeper-Sent"
+"""The header of a form the phone's script sends (and may keep until the server answers)."""
+LOCATION_FOR_SCRIPT = "Scorekeeper-Location"
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+def answer_the_script(response: Response) -> Response:
+    """A form sent by the phone's script is answered, where a page would be sent on, with no
+    page and the address to go to: the script then goes there as the browser would have gone,
+    and the messages for the next page are kept for it (a fetch that followed the address
+    would have drawn that page, and its messages, for nobody)."""
+    if response.status_code in REDIRECTS and request.headers.get(SENT_BY_SCRIPT):
+        response.headers[LOCATION_FOR_SCRIPT] = response.headers.pop("Location", "/")
+        response.status_code = 204
+        response.set_data(b"")
+    return response
 
 
 def write_apart(

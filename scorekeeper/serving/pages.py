@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from flask import Flask, abort, current_app, g, session
+from flask import Flask, abort, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -326,8 +326,10 @@ def kept_page(
 
     where = page_place()
 
+    secure = request.is_secure  # over HTTPS a page offers its service worker
+
     def key(scorer: bool) -> Hashable:
-        return (family.key, game_id, version, part, part_version, scorer, *where, *varies)
+        return (family.key, game_id, version, part, part_version, scorer, secure, *where, *varies)
 
     # Where every phone scores, the phones looking on are the few given the follow link: they
     # draw their own copy when they ask.

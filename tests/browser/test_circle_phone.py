@@ -31,10 +31,11 @@ def test_a_circle_is_started_a_game_played_in_it_and_a_person_s_page_opened(
     page.get_by_label("Player", exact=True).fill("anne")  # Anne, as typed
     page.get_by_label("Second player (a race)").fill("Bruno")
     page.get_by_role("button", name="Start").click()
-    for left_anne, left_bruno in (("0", "7"), ("4", "0"), ("0", "12")):
+    for number, (left_anne, left_bruno) in enumerate((("0", "7"), ("4", "0"), ("0", "12")), 2):
         page.get_by_label("anne: cards left").fill(left_anne)
         page.get_by_label("Bruno: cards left").fill(left_bruno)
         page.get_by_role("button", name="Log it").click()
+        expect(page.get_by_role("heading", name=f"Game {number}")).to_be_visible()
         expect(page.locator(".error-summary")).to_have_count(0)
     expect(page.locator(".tally")).to_contain_text("anne 2 – 1 Bruno")
 

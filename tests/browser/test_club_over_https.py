@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -95,6 +96,7 @@ class Deployment:
     app: Server
     proxy: subprocess.Popen[bytes]
     folder: Path
+    database_url: str
 
 
 def wait_for_https(url: str, proxy: subprocess.Popen[bytes], log: Path) -> None:
@@ -113,12 +115,10 @@ def wait_for_https(url: str, proxy: subprocess.Popen[bytes], log: Path) -> None:
     raise RuntimeError(f"nginx did not answer:\n{log.read_text(errors='replace')}")
 
 
-@pytest.fixture
-def deployment(postgres: PostgresServer, tmp_path: Path) -> Iterator[Deployment]:
-    if not Path(NGINX).exists():
-        if os.environ.get("CI"):
-            pytest.fail("nginx is missing: .ci/run installs Debian's nginx package")
-        pytest.skip("no nginx (apt-get install nginx)")
+@contextmanager
+def club_over_https(postgres: PostgresServer, folder: Path) -> Iterator[Deployment]:
+    """The club deployment on a database of its own, behind nginx over HTTPS, its files in
+    ``folder`` (also what bench/outages.py runs its phones against)."""
     database_url = club_database_url(postgres, postgres.create_database())
     migrate(database_url)
     app_port = free_port()
@@ -126,30 +126,40 @@ def deployment(postgres: PostgresServer, tmp_path: Path) -> Iterator[Deployment]
         club_deployment_command(app_port, 2),
         app_port,
         {"DATABASE_URL": database_url, "SECRET_KEY": "https", "SCOREKEEPER_BEHIND_PROXY": "1"},
-        tmp_path / "unused.sqlite",
-        tmp_path / "granian.log",
+        folder / "unused.sqlite",
+        folder / "granian.log",
     )
     authority = trustme.CA()
     certificate = authority.issue_cert("localhost", "127.0.0.1")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert, key = folder / "cert.pem", folder / "key.pem"
     certificate.cert_chain_pems[0].write_to_path(str(cert))
     certificate.private_key_pem.write_to_path(str(key))
     port = free_port()
-    config = nginx_config(tmp_path, port, app_port, cert, key)
-    log = tmp_path / "nginx-error.log"
+    config = nginx_config(folder, port, app_port, cert, key)
+    log = folder / "nginx-error.log"
     proxy = subprocess.Popen(
-        [NGINX, "-p", str(tmp_path), "-c", str(config), "-e", str(log), "-g", "daemon off;"],
+        [NGINX, "-p", str(folder), "-c", str(config), "-e", str(log), "-g", "daemon off;"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
     url = f"https://localhost:{port}"
     try:
         wait_for_https(url, proxy, log)
-        yield Deployment(url, app, proxy, tmp_path)
+        yield Deployment(url, app, proxy, folder, database_url)
     finally:
         proxy.terminate()
         proxy.wait(10)
         stop(app)
+
+
+@pytest.fixture
+def deployment(postgres: PostgresServer, tmp_path: Path) -> Iterator[Deployment]:
+    if not Path(NGINX).exists():
+        if os.environ.get("CI"):
+            pytest.fail("nginx is missing: .ci/run installs Debian's nginx package")
+        pytest.skip("no nginx (apt-get install nginx)")
+    with club_over_https(postgres, tmp_path) as deployed:
+        yield deployed
 
 
 @pytest.fixture

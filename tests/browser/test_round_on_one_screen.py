@@ -336,6 +336,7 @@ def test_a_round_takes_two_taps_a_player(page: Page, served_app: Flask, live_ser
             keypad.key(0)  # the last player's count fills itself in: the round's cards
         keypad.confirm("tricks")
         taps_per_round.append(keypad.count)
+    expect(page.get_by_text("Round 5 of")).to_be_visible()  # the last tricks are in
     assert taps_per_round == [8, 8, 8, 8]
     with served_app.app_context():
         game = db.session.get(AscenseurGame, game_id)

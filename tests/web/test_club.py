@@ -49,6 +49,8 @@ SMALL = {
 }
 """The small session most tests play: a 3-table Mitchell, 2 boards a round."""
 CONFIRM = re.compile(r'action="(/club/[^"]+/confirm)"')
+CONFIRMED_FROM = re.compile(r'/confirm">.*?name="drawn_from" value="([^"]*)"', re.S)
+"""What East-West's button is drawn from: the result it confirms."""
 
 
 class Club:
@@ -246,7 +248,7 @@ def test_a_table_sees_its_board_dealer_and_vulnerability_and_east_west_confirm(
     assert (round_, board, status) == (1, 3, 302)
     page = text(client.get(club.tables[2]))
     assert "NS +430" in page and "Board 4" in page
-    confirm, token, version = CONFIRM.search(page), TOKEN.search(page), VERSION.search(page)
+    confirm, token, version = CONFIRM.search(page), TOKEN.search(page), CONFIRMED_FROM.search(page)
     assert confirm and token and version
     session_before = client.get(club.url + "/version").get_json()
     table_before = client.get(club.url + "/part/2/version").get_json()

@@ -22,7 +22,7 @@ from scorekeeper.serving.watch import VersionWatch
 from tests.conftest import app_on
 from tests.postgres import PostgresServer
 from tests.web.table import TOKEN, Table, text
-from tests.web.test_club import CONFIRM, SMALL, VERSION, Club
+from tests.web.test_club import CONFIRM, CONFIRMED_FROM, SMALL, Club
 from tests.web.test_sharing import StatementLog
 
 DATA_VERSION = re.compile(r'data-version="(\d+)"')
@@ -512,7 +512,7 @@ def table_poll(app: Flask, club: Club, table: int) -> int:
 def east_west_confirm(club: Club, table: int) -> None:
     """East-West tick the table's last result: a change its own page alone shows."""
     page = text(club.client.get(club.tables[table]))
-    confirm, token, version = CONFIRM.search(page), TOKEN.search(page), VERSION.search(page)
+    confirm, token, version = CONFIRM.search(page), TOKEN.search(page), CONFIRMED_FROM.search(page)
     assert confirm and token and version, page
     answer = club.client.post(
         confirm.group(1), data={"csrf_token": token.group(1), "drawn_from": version.group(1)}

@@ -1,0 +1,227 @@
+"""A phone that loses the network loses nothing, on ``scorekeeper serve`` over plain HTTP (no
+service worker there): a form sent while the network or the server is down is kept on the
+phone, the page says so, and it is sent by itself once the server answers, once; what the
+server answers instead (another phone's entry, the director's change) is shown, not lost."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from sqlalchemy import func, select
+
+from scorekeeper.ascenseur.models import RoundRecord
+from scorekeeper.cli import http_server
+from scorekeeper.club.rows import ClubResult
+from scorekeeper.extensions import db
+from scorekeeper.games.models import SentForm
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
+from tests.browser.test_club_phones import start_session, tap_result
+from tests.server.processes import free_port
+
+FOUR_SPADES = {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+THREE_NT = {"level": "3", "strain": "NT", "declarer": "S", "doubled": "0", "result": "1"}
+
+
+def kept_note(page: Page) -> Locator:
+    return page.locator("#kept-note")
+
+
+def phone(browser: Browser) -> Page:
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def opened(browser: Browser, profile: Path) -> BrowserContext:
+    """The phone's browser opened on its own profile, as it was when last closed."""
+    context = browser.browser_type.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        locale="en-GB",
+    )
+    context.set_default_timeout(15_000)
+    return context
+
+
+def stored(app: Flask, statement: object) -> object:
+    with app.app_context():
+        return db.session.execute(statement).scalar_one()  # type: ignore[call-overload]
+
+
+def tricks_entered(app: Flask, number: int) -> int:
+    """How many rounds ``number`` hold tricks: 0 or 1, never 2."""
+    return int(
+        stored(
+            app,
+            select(func.count())
+            .select_from(RoundRecord)
+            .where(RoundRecord.number == number, RoundRecord.tricks.is_not(None)),
+        )
+    )
+
+
+def first_round_bids(taps: Taps) -> None:
+    """Round 1, one card, Anne deals: Bruno 1, Chloé 0, Denis 0, Anne 1."""
+    for name, bid in (("Bruno", 1), ("Chloé", 0), ("Denis", 0), ("Anne", 1)):
+        taps.number(name, bid)
+    taps.bids_sent()
+
+
+def test_a_round_sent_offline_arrives_once_after_the_browser_is_closed_and_opened_again(
+    served_app: Flask, live_server: str, browser: Browser, tmp_path: Path
+) -> None:
+    profile = tmp_path / "profile"
+    context = opened(browser, profile)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        start_game(page, live_server, FOUR)
+        game = page.url
+        taps = Taps(page)
+        first_round_bids(taps)
+        context.set_offline(True)
+        taps.number("Bruno", 1)  # the others' nought follow
+        taps.confirm("tricks")
+        expect(kept_note(page)).to_have_text(
+            "Kept on this phone, to be sent when the network is back: Round 1's tricks."
+        )
+        expect(taps.value("Bruno")).to_have_text("1")  # the page still holds what was tapped
+        assert tricks_entered(served_app, 1) == 0
+        page.wait_for_timeout(1500)  # a try or two on the way
+        context.close()
+
+        context = opened(browser, profile)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(game)
+        expect(page.get_by_text("Round 2 of")).to_be_visible()
+        expect(kept_note(page)).to_have_count(0)
+        assert tricks_entered(served_app, 1) == 1
+        kept = page.evaluate("localStorage.getItem('scorekeeper.kept')")
+        assert kept is None
+        # Each form the script sent has its token: the bids and the tricks, each once.
+        assert stored(served_app, select(func.count()).select_from(SentForm)) == 2
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def restartable(served_app: Flask) -> Iterator[dict[str, object]]:
+    """``scorekeeper serve``'s server, which the test stops and starts again on its port."""
+    state: dict[str, object] = {}
+
+    def start(port: int) -> None:
+        server = http_server(served_app, "127.0.0.1", port, 4)
+        server.prepare()
+        thread = threading.Thread(target=server.serve, daemon=True)
+        thread.start()
+        state.update(server=server, thread=thread, port=server.bind_addr[1])
+
+    def stop() -> None:
+        server = state.pop("server", None)
+        if server is not None:
+            server.stop()  # type: ignore[attr-defined]
+            state["thread"].join(timeout=30)  # type: ignore[attr-defined]
+
+    state.update(start=start, stop=stop)
+    start(free_port())  # a port of its own, taken again at once (an ephemeral one is not)
+    yield state
+    stop()
+
+
+def test_a_round_sent_while_the_server_restarts_arrives_once_it_is_back(
+    served_app: Flask, restartable: dict[str, object], browser: Browser
+) -> None:
+    page = phone(browser)
+    try:
+        base = f"http://127.0.0.1:{restartable['port']}"
+        start_game(page, base, FOUR)
+        taps = Taps(page)
+        first_round_bids(taps)
+        restartable["stop"]()  # type: ignore[operator]
+        taps.number("Bruno", 1)
+        taps.confirm("tricks")
+        expect(kept_note(page)).to_contain_text("Round 1's tricks")
+        time.sleep(3)
+        assert tricks_entered(served_app, 1) == 0
+        restartable["start"](restartable["port"])  # type: ignore[operator]
+        expect(page.get_by_text("Round 2 of")).to_be_visible(timeout=40_000)
+        expect(kept_note(page)).to_have_count(0)
+        assert tricks_entered(served_app, 1) == 1
+    finally:
+        page.context.close()
+
+
+def results(app: Flask, table: int, board: int) -> list[tuple[int | None, int]]:
+    with app.app_context():
+        rows = db.session.scalars(
+            select(ClubResult).where(ClubResult.table == table, ClubResult.board == board)
+        )
+        return [(row.level, row.tricks) for row in rows]  # type: ignore[attr-defined]
+
+
+def test_table_phones_offline_another_phone_on_the_same_board_and_the_director_closing(
+    served_app: Flask, live_server: str, browser: Browser
+) -> None:
+    director = phone(browser)
+    links = start_session(director, live_server, "mitchell", 3)
+    first, second, third, beside = (phone(browser) for _ in range(4))
+    for page, link in ((first, links[0]), (second, links[1]), (third, links[2])):
+        page.goto(link)
+    beside.goto(links[0])  # a second phone at table 1
+
+    # Table 2 enters board 4 offline, and again a while later: both kept, in order.
+    second.context.set_offline(True)
+    tap_result(second, FOUR_SPADES, moves_on=False)
+    expect(kept_note(second)).to_have_text(
+        "Kept on this phone, to be sent when the network is back: Board 4's result."
+    )
+    # Table 1 enters board 1 offline while the other phone at the table enters it online.
+    first.context.set_offline(True)
+    tap_result(first, FOUR_SPADES, moves_on=False)
+    expect(kept_note(first)).to_contain_text("Board 1's result")
+    tap_result(beside, THREE_NT)
+    second.wait_for_timeout(11_000)  # long enough to arrive late
+    second.context.set_offline(False)
+    expect(second.locator("#board-title")).to_have_text("Board 5")
+    expect(kept_note(second)).to_have_count(0)
+
+    first.context.set_offline(False)
+    expect(
+        first.get_by_role("heading", name="Board 1 was entered on another phone")
+    ).to_be_visible()
+    expect(first.get_by_text(re.compile("There: .*3NT"))).to_be_visible()
+    expect(first.get_by_text(re.compile("Yours: .*4♠"))).to_be_visible()
+    expect(kept_note(first)).to_have_count(0)  # answered: it is on the page, not on the phone
+    first.get_by_role("button", name="Put mine instead").click()
+    expect(first.get_by_text("Board 1: the result is changed.")).to_be_visible()
+
+    # Table 3 enters offline; the director closes the session meanwhile.
+    third.context.set_offline(True)
+    tap_result(third, FOUR_SPADES, moves_on=False)
+    expect(kept_note(third)).to_contain_text("Board 7's result")
+    director.reload()
+    director.get_by_role("button", name="Close the session").click()
+    expect(director.get_by_role("button", name="Open the session again")).to_be_visible()
+    third.context.set_offline(False)
+    expect(
+        third.get_by_text("The session is closed: ask the director to change a result.").first
+    ).to_be_visible()
+    expect(kept_note(third)).to_have_count(0)
+
+    assert results(served_app, 1, 1) == [(4, 10)]  # one winner at table 1: the one put last
+    assert results(served_app, 2, 4) == [(4, 10)]  # arrived once
+    assert results(served_app, 3, 7) == []  # answered, not applied
+    director.reload()
+    late = director.locator(".arrived-late")
+    expect(late).to_contain_text("1 entry arrived late")
+    expect(late).to_contain_text(re.compile(r"Board 4, table 2: kept \d+ seconds on the phone"))

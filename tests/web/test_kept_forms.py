@@ -1,0 +1,208 @@
+"""Forms a phone kept while the network was down and sent again (static/scorekeeper.js): each
+carries a one-time token, and the server applies it once however often it arrives."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.games.models import SentForm
+from tests.web.crawler import as_drawn, forms_of
+from tests.web.families import every_familys_pages
+from tests.web.table import TOKEN, Table, text
+from tests.web.test_club import CONFIRM, CONFIRMED_FROM, SMALL, Club
+
+SCRIPT = {"Scorekeeper-Sent": "1"}
+IGNORED_TABLES = {"sent_form", "browser_game"}
+IGNORED_COLUMNS = {"updated_at", "opened_at"}
+
+
+def stored(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row the games keep, but the tokens themselves and the browsers' notes."""
+    with app.app_context():
+        found = {}
+        for table in db.metadata.sorted_tables:
+            if table.name in IGNORED_TABLES:
+                continue
+            columns = [column for column in table.columns if column.name not in IGNORED_COLUMNS]
+            rows = db.session.execute(select(*columns)).all()
+            found[table.name] = sorted((tuple(row) for row in rows), key=repr)
+        return found
+
+
+def token(number: int) -> str:
+    return f"{number:032x}"
+
+
+def test_every_form_that_changes_a_game_is_applied_once_however_often_it_arrives(
+    app: Flask, client: FlaskClient
+) -> None:
+    pages = every_familys_pages(client)
+    sent = 0
+    applied: set[str] = set()
+    for page in pages:
+        drawn = client.get(page)
+        if drawn.status_code != 200:
+            continue
+        for form in forms_of(text(drawn)):
+            if "drawn_from" not in form.fields or form.kinds.get("file"):
+                continue
+            data = as_drawn(form)
+            name, value = form.buttons[0] if form.buttons else ("", "")
+            if name:
+                data[name] = value
+            sent += 1
+            data.update(sent_as=token(sent), kept_for="12000")
+            first = client.post(form.action, data=data, headers=SCRIPT)
+            after_first = stored(app)
+            again = client.post(form.action, data=data)  # as the browser sends it to show it
+            third = client.post(form.action, data=data, headers=SCRIPT)
+            assert stored(app) == after_first, (form.action, first.status_code)
+            with app.app_context():
+                written = db.session.get(SentForm, token(sent))
+            if written is not None:  # applied: the token was written with the change
+                applied.add(form.action.split("/")[1])  # the family's part of the address
+                location = first.headers["Scorekeeper-Location"]
+                assert first.status_code == 204 and written.location == location
+                assert "Location" not in first.headers and not first.get_data()
+                assert (again.status_code, again.headers["Location"]) == (303, location)
+                assert (third.status_code, third.headers["Scorekeeper-Location"]) == (204, location)
+            elif first.status_code == 204:  # sent on with nothing changed (a message to show)
+                location = first.headers["Scorekeeper-Location"]
+                assert again.status_code in (302, 303) and again.headers["Location"] == location
+                assert third.headers["Scorekeeper-Location"] == location
+            else:
+                assert first.status_code not in (301, 302, 303, 307, 308)
+                assert again.status_code == third.status_code == first.status_code
+    # Every family's entries and buttons were among them.
+    assert applied == {"ascenseur", "bridge", "club", "teams", "echelons", "tarot"}, applied
+
+
+def test_a_round_sent_again_goes_where_the_first_went_and_says_it_had_arrived(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = Table(client)
+    game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    data = {**table.round_data("bid", (1, 0, 1)), "sent_as": token(1)}
+    first = client.post(f"{game}/rounds/1/bids", data=data, headers=SCRIPT)
+    assert first.status_code == 204
+    assert first.headers["Scorekeeper-Location"] == game
+    assert "Location" not in first.headers
+    page = text(client.get(game))
+    assert "Tricks" in page  # the bids are in, and the page asks for the tricks
+    again = client.post(f"{game}/rounds/1/bids", data=data, headers=SCRIPT)
+    assert (again.status_code, again.headers["Scorekeeper-Location"]) == (204, game)
+    assert "This had arrived already: it is entered once." in text(client.get(game))
+    with app.app_context():
+        (kept,) = db.session.scalars(select(SentForm)).all()
+        assert (kept.token, kept.location, kept.number, kept.kept_for) == (token(1), game, 1, 0)
+
+
+def test_a_token_of_another_form_or_mistyped_is_no_token(app: Flask, client: FlaskClient) -> None:
+    table = Table(client)
+    game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    for mistyped in ("", "short", "x" * 33, "not a token at all!", "é" * 20):
+        data = {**table.round_data("bid", (1, 0, 1)), "sent_as": mistyped, "kept_for": "-5"}
+        answer = client.post(f"{game}/rounds/1/bids", data=data)
+        assert answer.status_code == 302  # entered, or the same bids again: nothing new
+    for number, kept_for in enumerate(("9" * 40, "-1", "1e9", "٣٣")):
+        data = {
+            **table.round_data("tricks", (0, 0, 1)),
+            "sent_as": token(7 + number),
+            "kept_for": kept_for,
+        }
+        # Entered, then the same tricks again: nothing new, and no token kept for them.
+        assert client.post(f"{game}/rounds/1/tricks", data=data).status_code == 302
+    with app.app_context():
+        (kept,) = db.session.scalars(select(SentForm)).all()
+        assert (kept.token, kept.kept_for) == (token(7), 0)
+
+
+def test_a_page_drawn_as_the_answer_to_a_kept_form_says_which(client: FlaskClient) -> None:
+    table = Table(client)
+    game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    # One card, Anne deals: the bids 1, 0, 0 add up to the cards, which the hook forbids.
+    data = {**table.round_data("bid", (0, 1, 0)), "sent_as": token(3)}
+    refused = client.post(f"{game}/rounds/1/bids", data=data, headers=SCRIPT)
+    assert refused.status_code == 422
+    assert f'data-answered="{token(3)}"' in text(refused)
+    assert "data-answered" not in text(client.get(game))
+    kept = re.search(r"data-kept='([^']*)'", text(refused))
+    assert kept and "Kept on this phone" in kept.group(1)
+
+
+def test_the_director_sees_which_results_arrived_late(app: Flask, client: FlaskClient) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    result = {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    club.enter(1, {**result, "sent_as": token(1), "kept_for": "3000"})  # a moment's blip
+    club.enter(1, {**result, "result": "1", "sent_as": token(2), "kept_for": "245000"})
+    page = text(client.get(club.url))
+    assert "1 entry arrived late" in page
+    assert "Board 2, table 1" in page and "kept 4 minutes on the phone, arrived at" in page
+    assert "Board 1, table 1" not in page.split("arrived late")[1].split("</section>")[0]
+    with app.app_context():
+        seats = {(sent.number, sent.seat) for sent in db.session.scalars(select(SentForm))}
+    assert seats == {(1, 1), (2, 1)}
+
+
+def test_east_west_confirm_the_result_they_saw_whatever_the_table_entered_since(
+    app: Flask, client: FlaskClient
+) -> None:
+    club = Club(client)
+    club.start(**SMALL)
+    result = {"level": "4", "strain": "S", "declarer": "N", "doubled": "0", "result": "0"}
+    _round, first, _status = club.enter(1, result)
+    page = text(client.get(club.tables[1]))
+    confirm, stamp, csrf = CONFIRM.search(page), CONFIRMED_FROM.search(page), TOKEN.search(page)
+    assert confirm and stamp and csrf
+    sent = {"csrf_token": csrf.group(1), "drawn_from": stamp.group(1)}
+    club.enter(1, {**result, "result": "1"})  # the next board, kept on the phone and sent first
+    assert client.post(confirm.group(1), data=sent).status_code == 302
+    assert [r.confirmed for r in club.session(app).results if r.board == first] == [True]
+
+    club.enter(2, result)
+    page = text(client.get(club.tables[2]))
+    confirm, stamp = CONFIRM.search(page), CONFIRMED_FROM.search(page)
+    assert confirm and stamp
+    # North corrects it from the table's phone before East-West tap.
+    edit = f"{confirm.group(1).removesuffix('/confirm')}/edit"
+    (form,) = [form for form in forms_of(text(client.get(edit))) if form.action == edit]
+    changed = {**as_drawn(form), **result, "result": "-1"}
+    assert client.post(edit, data=changed).status_code == 302
+    refused = client.post(
+        confirm.group(1), data={**sent, "drawn_from": stamp.group(1)}, follow_redirects=True
+    )
+    assert "The result changed since this page was drawn: check it and confirm again." in text(
+        refused
+    )
+    assert [r.confirmed for r in club.session(app).results if r.table == 2] == [False]
+
+
+def test_the_service_worker_is_offered_over_https_only_and_names_a_tables_own_pages(
+    client: FlaskClient,
+) -> None:
+    worker = client.get("/service-worker.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    assert worker.headers["Cache-Control"] == "no-cache"
+    assert "caches.open" in worker.get_data(as_text=True)
+    club = Club(client)
+    club.start(**SMALL)
+    plain = text(client.get(club.tables[1]))
+    assert "data-service-worker" not in plain
+    secure = text(client.get(club.tables[1], base_url="https://localhost"))
+    assert 'data-service-worker="/service-worker.js"' in secure
+    kept = re.search(r'data-keep-pages="([^"]*)"', secure)
+    assert kept
+    own = club.tables[1].split("?")[0]
+    pages = html.unescape(kept.group(1)).split()
+    # The round's other board and the next round, at this table's own address: no other
+    # table's page, no traveller.
+    assert pages and all(page.split("?")[0] == own for page in pages), pages
+    assert {page.split("?")[1] for page in pages} == {"round=1&board=2", "round=2"}
