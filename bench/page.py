@@ -10,8 +10,8 @@ as its last line, one JSON object:
 - ``cold_fcp_ms``: first contentful paint with an empty cache (a phone joining the table);
 - ``warm_fcp_ms``: the same page reloaded (what every phone does after every entry);
 - ``warm_requests``: requests that reach the network on that reload;
-- ``cold_requests``, ``warm_bytes``: what the first load asks for, and what a reload costs
-  on the wire.
+- ``cold_requests``, ``cold_bytes``, ``warm_bytes``: what the first load asks for and costs on
+  the wire, and what a reload costs.
 
 Each figure is the median of ``--runs`` runs, each in a fresh browser context.
 """
@@ -81,6 +81,7 @@ def measure_once(browser: Browser, url: str, cookies: list[dict[str, Any]]) -> d
     cold_fcp = page.evaluate(FCP)
     page.wait_for_timeout(300)  # images below the fold, the icon
     cold = [item for item in fetched if item["id"] not in from_cache]
+    cold_bytes = sum(sizes.get(item["id"], 0) for item in cold)
     fetched.clear()
     sizes.clear()
     page.reload(wait_until="load")
@@ -92,6 +93,7 @@ def measure_once(browser: Browser, url: str, cookies: list[dict[str, Any]]) -> d
         "cold_fcp_ms": cold_fcp,
         "warm_fcp_ms": warm_fcp,
         "cold_requests": len(cold),
+        "cold_bytes": cold_bytes,
         "warm_requests": len(warm),
         "warm_bytes": sum(sizes.get(item["id"], 0) for item in warm),
         "warm_urls": [f"{item['url']} ({item['status']})" for item in warm],
@@ -121,9 +123,16 @@ def main() -> None:
             stop(server)
     result: dict[str, Any] = {
         key: round(statistics.median(run[key] for run in runs), 1)
-        for key in ("cold_fcp_ms", "warm_fcp_ms", "warm_requests", "cold_requests", "warm_bytes")
+        for key in (
+            "cold_fcp_ms",
+            "warm_fcp_ms",
+            "warm_requests",
+            "cold_requests",
+            "cold_bytes",
+            "warm_bytes",
+        )
     }
-    for key in ("warm_requests", "cold_requests", "warm_bytes"):
+    for key in ("warm_requests", "cold_requests", "cold_bytes", "warm_bytes"):
         result[key] = int(result[key])
     print("reload asked for:", ", ".join(runs[-1]["warm_urls"]))
     print(json.dumps(result))

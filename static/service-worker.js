@@ -34,8 +34,10 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// Only the pages the server marks for it (a table's own pages): every other page is sent
+// "no-store", for a shared phone's next user.
 const isPage = (response) => response.ok && response.type === "basic"
-  && (response.headers.get("Content-Type") || "").startsWith("text/html");
+  && response.headers.get("Scorekeeper-Offline") === "keep";
 
 async function keep(url, response) {
   const pages = await caches.open(PAGES);

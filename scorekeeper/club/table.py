@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -195,9 +195,13 @@ def table_page(game_id: str, table: int, token: str) -> Response | str:
         round_ = asked if asked is not None and 1 <= asked <= movement.rounds else None
         return render_table(game, movement, table, round_, chosen_board=board)[0]
 
-    return kept_page(
+    page = kept_page(
         FAMILY, game_id, draw, table, token, asked, board, opens_the_game=False, part=table
     )
+    # The one page a service worker keeps for the network's outages (static/service-worker.js).
+    answer = make_response(page)
+    answer.headers["Scorekeeper-Offline"] = "keep"
+    return answer
 
 
 def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:
