@@ -347,8 +347,8 @@ function enhanceSetup(form) {
 const KEPT = "scorekeeper.kept";
 const KEPT_PAUSED = "scorekeeper.kept.paused"; // an answer is on show: the rest wait for it
 const KEPT_LEASE = "scorekeeper.kept.lease"; // the tab sending them (one at a time, in order)
-const LEASE_FOR = 30000; // ms
-const NOT_ANSWERED = [502, 503, 504]; // the proxy's word that the app did not answer
+const LEASE_FOR = 6000; // ms: renewed while sending, so that a tab closed mid-send soon lets go
+const LEASE_RENEWED_EVERY = 2000; // ms
 const ANSWER_WITHIN = 20000; // ms a send waits for an answer before it is tried again
 const TRY_AGAIN_AFTER = [1000, 2000, 5000, 10000, 15000]; // ms, then the last again and again
 const SAY_SENDING_AFTER = 800; // ms: a quick answer shows no "sending" at all
@@ -361,7 +361,23 @@ const kept = {
   tries: 0,
   timer: null,
   arrived: [],
+  touchedAt: 0, // when this page's fields were last changed
 };
+
+// Nothing was written, and the same form sent again a moment later may be: the proxy's word
+// that the app did not answer (502–504), the app failing or busy (another phone writing the
+// same game at that moment: Retry-After).
+const notAnswered = (response) => response.status >= 500 || response.status === 429
+  || response.headers.has("Retry-After");
+
+// A connection that hangs (a phone changing networks) is given up after a while: older
+// browsers have no AbortSignal.timeout.
+function giveUpAfter(ms) {
+  if (AbortSignal.timeout) return AbortSignal.timeout(ms);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms);
+  return controller.signal;
+}
 
 function newToken() {
   const bytes = new Uint8Array(16);
@@ -462,14 +478,20 @@ function showKept({ sending = false } = {}) {
     return p;
   };
   if (kept.arrived.length) line(said(kept.texts.arrived, kept.arrived), "arrived");
-  if (entries.length && paused()) {
-    line(said(kept.texts.waiting, entries));
-    const buttons = line("", "buttons");
-    const send = document.createElement("button");
-    send.type = "button";
-    send.className = "primary";
-    send.textContent = kept.texts.sendNow;
-    send.addEventListener("click", () => { pause(false); flushKept(); });
+  const buttons = ({ send }) => {
+    const row = line("", "buttons");
+    if (send) {
+      const again = document.createElement("button");
+      again.type = "button";
+      again.className = "primary";
+      again.textContent = kept.texts.sendNow;
+      again.addEventListener("click", () => {
+        keepEntries(keptEntries().map(({ resubmitted, ...entry }) => entry));
+        pause(false);
+        flushKept();
+      });
+      row.append(again, " ");
+    }
     const forget = document.createElement("button");
     forget.type = "button";
     forget.textContent = kept.texts.forget;
@@ -483,17 +505,30 @@ function showKept({ sending = false } = {}) {
       forget.dataset.sure = "1";
       forget.textContent = kept.texts.forgetSure;
     });
-    buttons.append(send, " ", forget);
+    row.append(forget);
+  };
+  if (entries.length && paused()) {
+    const unanswered = entries.filter((entry) => entry.resubmitted);
+    if (unanswered.length) line(said(kept.texts.unanswered, unanswered), "error");
+    const waiting = entries.filter((entry) => !entry.resubmitted);
+    if (waiting.length) line(said(kept.texts.waiting, waiting));
+    buttons({ send: true });
   } else if (entries.length) {
-    line(said(sending ? kept.texts.sending : kept.texts.kept, entries));
+    const failing = entries.filter((entry) => entry.failing);
+    if (sending) line(said(kept.texts.sending, entries));
+    else if (failing.length) line(said(kept.texts.failing, entries), "error");
+    else line(said(kept.texts.kept, entries));
     if (kept.memory && !sending) line(kept.texts.cannotKeep, "error");
+    if (!sending) buttons({ send: false });
   }
   note.replaceChildren(...lines);
 }
 
-// One entry sent: its answer's address (the server took it, or sent the phone on, as it does
-// after an entry), { location: null } for a page of its own (a refusal, another phone's entry),
-// or null when nothing answered.
+// One entry sent, and what came back: { applied, location } where the server took it (now or
+// when it first arrived) and sends the phone on; { location } alone where it refused it in its
+// own way and sends the phone to the page that says why (the session closed, the game moved
+// on); { page: true } for a page of its own (a refusal in the form, another phone's entry);
+// { failing: true } or null where nothing was written (the server failing or busy; no answer).
 async function deliver(entry) {
   const body = new URLSearchParams();
   entry.fields.forEach(([name, value]) => body.append(name, value));
@@ -506,17 +541,23 @@ async function deliver(entry) {
       body,
       headers: { "Scorekeeper-Sent": "1" },
       credentials: "same-origin",
-      signal: AbortSignal.timeout ? AbortSignal.timeout(ANSWER_WITHIN) : undefined,
+      signal: giveUpAfter(ANSWER_WITHIN),
     });
   } catch (error) {
     return null;
   }
-  if (NOT_ANSWERED.includes(response.status)) return null;
-  if (response.status === 204) {
-    return { location: response.headers.get("Scorekeeper-Location") || "/" };
+  if (notAnswered(response)) {
+    return [502, 503, 504].includes(response.status) ? null : { failing: true };
   }
-  if (response.redirected) return { location: response.url };
-  return { location: null };
+  if (response.status === 204) {
+    return {
+      applied: response.headers.get("Scorekeeper-Applied") === "1",
+      location: response.headers.get("Scorekeeper-Location") || "/",
+    };
+  }
+  // A page: the app's own answer, or a page from on the way (a proxy's, an address moved):
+  // neither says the entry was taken.
+  return { page: true };
 }
 
 // The server answered an entry with a page of its own: the browser sends it once more to show
@@ -543,18 +584,21 @@ function sendAsTheBrowserWould(entry) {
 
 // Where the server sends the phone after an entry, as the browser would have gone there: a
 // step of its own in the history, even to the page it is on (the back button then brings
-// back the page the entry was made from, drawn anew: see sendFirstVersion).
+// back the page the entry was made from, drawn anew: see sendFirstVersion). Never off this
+// site: an address elsewhere is not the app's.
 function goOnTo(address) {
   const target = new URL(address, window.location.href);
   const here = new URL(window.location.href);
+  if (target.origin !== here.origin) return false;
   target.hash = "";
   here.hash = "";
   if (target.href !== here.href) {
     window.location.assign(target.href);
-    return;
+    return true;
   }
   history.pushState(null, "", target.href);
   window.location.reload();
+  return true;
 }
 
 // With the network down, on to the page the entry leads to, where the phone keeps it (a
@@ -596,42 +640,65 @@ async function flushKept() {
   if (!takeLease()) return laterKept(); // another tab of this phone is sending them
   let last = null;
   let saying = null;
+  const renewing = setInterval(takeLease, LEASE_RENEWED_EVERY);
   try {
     for (let entry = keptEntries()[0]; entry; entry = keptEntries()[0]) {
+      if (entry.resubmitted) {
+        // Sent once as the browser sends it, and the page that came back did not say it was
+        // taken (a proxy's page, a page of another site): the phone's holder decides.
+        pause(true);
+        break;
+      }
       kept.sending = entry.token;
       document.body.dataset.sending = "1";
       clearTimeout(saying);
       saying = setTimeout(() => showKept({ sending: true }), SAY_SENDING_AFTER);
       const answer = await deliver(entry);
       takeLease();
-      if (answer === null) {
+      if (answer === null || answer.failing) {
         kept.tries += 1;
+        if (Boolean(answer) !== Boolean(entry.failing)) {
+          entry.failing = Boolean(answer);
+          keepEntries(keptEntries().map((other) => (other.token === entry.token ? entry : other)));
+        }
         laterKept();
-        goOnOffline();
+        if (answer === null) goOnOffline();
         break;
       }
       kept.tries = 0;
-      if (answer.location === null) {
+      if (answer.page) {
+        entry.resubmitted = true;
+        keepEntries(keptEntries().map((other) => (other.token === entry.token ? entry : other)));
         pause(keptEntries().length > 1);
         sendAsTheBrowserWould(entry);
         return;
       }
       keepEntries(keptEntries().filter((other) => other.token !== entry.token));
+      if (!answer.applied) {
+        // Refused in the server's own way: its page says why, and what is kept after it
+        // waits until that is read.
+        pause(keptEntries().length > 0);
+        if (!goOnTo(answer.location)) showKept();
+        return;
+      }
       last = { entry, location: answer.location };
       kept.arrived.push(entry);
     }
   } finally {
+    clearInterval(renewing);
     clearTimeout(saying);
     kept.sending = null;
     delete document.body.dataset.sending;
     releaseLease();
   }
   if (last && !keptEntries().length) {
-    // On the page the entry was made on, the phone goes where the server sends it; elsewhere
-    // the page says it arrived.
+    // On the page the entry was made on, and nothing typed on it since, the phone goes where
+    // the server sends it; elsewhere the page says it arrived.
     const from = new URL(last.entry.from, location.href);
-    if (from.pathname === location.pathname) {
-      goOnTo(last.location);
+    const here = new URL(location.href);
+    from.hash = "";
+    here.hash = "";
+    if (from.href === here.href && kept.touchedAt <= last.entry.keptAt && goOnTo(last.location)) {
       return;
     }
   }
@@ -660,8 +727,13 @@ function sendFromHere(form) {
     const same = before >= 0
       && JSON.stringify(entries[before].fields) === JSON.stringify(entry.fields);
     if (same && kept.sending === entries[before].token) return; // a double tap
-    if (before >= 0 && kept.sending !== entries[before].token) {
-      entries[before] = entry; // sent again, changed or not, while the first waits: in its place
+    if (same) {
+      // Sent again unchanged while the first waits: the first, with its token (it may have
+      // arrived already, its answer lost), tried again now.
+      const { resubmitted, failing, ...first } = entries[before];
+      entries[before] = first;
+    } else if (before >= 0 && kept.sending !== entries[before].token) {
+      entries[before] = entry; // changed while the first waits: in its place
     } else if (paused()) {
       entries.unshift(entry); // the page settled: this first, then the rest
     } else {
@@ -669,7 +741,7 @@ function sendFromHere(form) {
     }
     pause(false);
     keepEntries(entries);
-    form.dataset.keptToken = entry.token;
+    form.dataset.keptToken = same ? entries[before].token : entry.token;
     flushKept();
   });
 }
@@ -705,12 +777,16 @@ function keepForms(body) {
       sendFromHere(form);
     }
   });
+  const touched = () => { kept.touchedAt = Date.now(); };
+  document.addEventListener("input", touched);
+  document.addEventListener("change", touched);
   window.addEventListener("online", flushKept);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) flushKept(); });
   window.addEventListener("storage", (event) => {
     if (event.key === KEPT || event.key === KEPT_PAUSED) showKept();
   });
   window.addEventListener("pageshow", (event) => { if (event.persisted) flushKept(); });
+  window.addEventListener("pagehide", releaseLease);
   flushKept();
 }
 
@@ -756,15 +832,17 @@ function followGame(body) {
     if (asking || done) return;
     asking = true;
     try {
-      // A connection that hangs (a phone changing networks) is given up after a while, where
-      // the browser can (older ones have no AbortSignal.timeout).
-      const giveUp = AbortSignal.timeout ? AbortSignal.timeout(10000) : undefined;
-      const response = await fetch(body.dataset.live, { cache: "no-cache", signal: giveUp });
+      const response = await fetch(body.dataset.live, {
+        cache: "no-cache",
+        signal: giveUpAfter(10000),
+      });
       if (response.ok) {
         const state = await response.json();
         if (String(state.version) !== body.dataset.version) {
           done = true;
-          return changed();
+          // A copy the phone kept, shown while the server was slow to answer: the page says
+          // the game changed rather than asking again for a page that may be as slow.
+          return changed({ reload: !("keptCopy" in body.dataset) });
         }
       }
     } catch (error) {

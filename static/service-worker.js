@@ -48,44 +48,63 @@ async function keep(url, response) {
     .map((old) => pages.delete(old)));
 }
 
-function withinAWhile(request) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no answer")), ANSWER_WITHIN);
-    fetch(request).then((response) => {
-      clearTimeout(timer);
-      resolve(response);
-    }, (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+// The kept copy, marked as such for the page's script (it then waits for the network rather
+// than reloading a page the server has changed since: see followGame).
+async function keptCopy(url) {
+  const kept = await caches.match(url, { cacheName: PAGES });
+  if (!kept) return null;
+  const text = (await kept.text()).replace("<body", "<body data-kept-copy");
+  return new Response(text, { status: kept.status, headers: kept.headers });
 }
 
-async function page(request) {
+async function page(event) {
+  const { request } = event;
+  const asked = fetch(request);
+  asked.catch(() => {}); // given up below: its failure is nobody's
+  const answered = (response) => {
+    if (!NOT_ANSWERED.includes(response.status) && isPage(response)) {
+      event.waitUntil(keep(request.url, response.clone()));
+    }
+    return response;
+  };
+  // A slow answer is waited for where nothing is kept; where a copy is, it is shown after a
+  // while (a network that hangs rather than fails).
+  let timer = null;
+  const slow = new Promise((resolve) => { timer = setTimeout(resolve, ANSWER_WITHIN, "slow"); });
   let response = null;
   try {
-    response = await withinAWhile(request);
+    response = await Promise.race([asked, slow]);
   } catch (error) {
     response = null;
   }
-  if (response && !NOT_ANSWERED.includes(response.status)) {
-    if (isPage(response)) await keep(request.url, response.clone());
-    return response;
+  clearTimeout(timer);
+  if (response === "slow") {
+    const copy = await keptCopy(request.url);
+    if (copy) return copy;
+    try {
+      response = await asked;
+    } catch (error) {
+      response = null;
+    }
   }
-  const kept = await caches.match(request.url, { cacheName: PAGES });
-  return kept || response || new Response(NOT_KEPT, {
+  if (response && !NOT_ANSWERED.includes(response.status)) return answered(response);
+  return (await keptCopy(request.url)) || response || new Response(NOT_KEPT, {
     status: 503,
     headers: { "Content-Type": "text/html; charset=utf-8" },
   });
 }
 
-// The app's own files, named by their content: kept once, for good.
+// The app's own files, named by their content: kept once, for good, the copies of earlier
+// versions let go.
 async function file(request) {
   const files = await caches.open(FILES);
   const kept = await files.match(request);
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && new URL(request.url).searchParams.has("v")) {
+  const url = new URL(request.url);
+  if (response.status === 200 && url.searchParams.has("v")) {
+    const earlier = (await files.keys()).filter((old) => new URL(old.url).pathname === url.pathname);
+    await Promise.all(earlier.map((old) => files.delete(old)));
     await files.put(request, response.clone());
   }
   return response;
@@ -95,8 +114,11 @@ self.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") event.respondWith(page(request));
-  else if (url.pathname.startsWith("/static/")) event.respondWith(file(request));
+  if (request.mode === "navigate") event.respondWith(page(event));
+  // A part of a file (a video's range) is the browser's own business.
+  else if (url.pathname.startsWith("/static/") && !request.headers.has("Range")) {
+    event.respondWith(file(request));
+  }
 });
 
 // A page names the pages its phone will need next: those not kept yet are asked for now.

@@ -72,6 +72,16 @@ def kept_texts() -> dict[str, str]:
             entries=entries,
         ),
         "arrived": _("Arrived: %(entries)s.", entries=entries),
+        "failing": _(
+            "Kept on this phone: the server could not take %(entries)s yet. It is sent again in "
+            "a moment.",
+            entries=entries,
+        ),
+        "unanswered": _(
+            "Sent, and no page came back to say it was entered: %(entries)s. Look at the game: "
+            "send it again, or forget it if it is there.",
+            entries=entries,
+        ),
         "sendNow": _("Send them now"),
         "forget": _("Forget them"),
         "forgetSure": _("Tap again to forget them: they will not be sent."),

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast, overload
 
-from flask import abort, flash, redirect, request, url_for
+from flask import abort, flash, g, redirect, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
@@ -178,9 +178,9 @@ def write_entry(
     not ``shown_beyond_the_part`` (see :func:`save`)."""
     token = sent_token()
     for _attempt in range(ATTEMPTS):
-        if token is not None and (arrived := arrived_before(token)) is not None:
-            return arrived
         game = load()
+        if token is not None and (arrived := arrived_before(token, game)) is not None:
+            return arrived
         answer = change(game)
         if answer is not None:
             return answer
@@ -190,18 +190,21 @@ def write_entry(
         if token is not None:
             keep_token(token, game, after, at)
         if save(lock(game), shown_beyond_the_part=shown_beyond_the_part):
+            g.sent_form_applied = token is not None
             if saved is not None:
                 saved(game)
             return after
+    g.busy = True
     if busy is not None:
         return busy()
     abort(409)
 
 
 def sent_token() -> str | None:
-    """The one-time token of a form the phone's script sent, if this request is one (and its
-    body could be read: an error page for a body too large asks too)."""
-    if request.method != "POST":
+    """The one-time token of a form the phone's script sent, if this request is one. Read only
+    where the body was read already (by the view): an error page (a body too large, an
+    address that is not there) reads no body for it."""
+    if request.method != "POST" or "form" not in vars(request._get_current_object()):
         return None
     try:
         token = request.form.get("sent_as", "")
@@ -210,14 +213,20 @@ def sent_token() -> str | None:
     return token if SENT_AS.fullmatch(token) else None
 
 
-def arrived_before(token: str) -> Response | None:
+def arrived_before(token: str, row: Any) -> Response | None:
     """Where the phone goes when a form it kept arrives again, already applied (its answer was
-    lost on the way back): where the first one went, nothing changed; ``None`` if it is new."""
+    lost on the way back): where the first one went, nothing changed; ``None`` if it is new.
+    A token is one form's, at the game it was sent to: the same token at another game's address
+    is refused, not taken as that game's."""
     sent = db.session.get(SentForm, token)
     if sent is None:
         return None
     location = sent.location
+    same_game = sent.game_id == (row.id if isinstance(row, Game) else None)
     db.session.rollback()
+    if not same_game:
+        abort(400)
+    g.sent_form_applied = True
     flash(_("This had arrived already: it is entered once."))
     return redirect(location, 303)
 
@@ -225,7 +234,7 @@ def arrived_before(token: str) -> Response | None:
 def keep_token(token: str, row: Any, after: Response, at: tuple[int, int | None] | None) -> None:
     """Write the token with the change it makes, in the same commit."""
     kept = request.form.get("kept_for", "")
-    seconds = int(kept) // 1000 if kept.isdigit() and len(kept) < 16 else 0
+    seconds = int(kept) // 1000 if kept.isascii() and kept.isdigit() and len(kept) < 16 else 0
     number, seat = at if at is not None else (None, None)
     db.session.add(
         SentForm(
@@ -242,6 +251,9 @@ def keep_token(token: str, row: Any, after: Response, at: tuple[int, int | None]
 SENT_BY_SCRIPT = "Scorekeeper-Sent"
 """The header of a form the phone's script sends (and may keep until the server answers)."""
 LOCATION_FOR_SCRIPT = "Scorekeeper-Location"
+APPLIED_FOR_SCRIPT = "Scorekeeper-Applied"
+"""Said, beside the address, when the form was applied (now or when it first arrived): an
+address alone is a refusal the next page explains (the session closed, the game moved on)."""
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
@@ -250,8 +262,13 @@ def answer_the_script(response: Response) -> Response:
     page and the address to go to: the script then goes there as the browser would have gone,
     and the messages for the next page are kept for it (a fetch that followed the address
     would have drawn that page, and its messages, for nobody)."""
+    if g.get("busy"):
+        # Nothing was written: the same form sent again in a moment will be.
+        response.headers["Retry-After"] = "1"
     if response.status_code in REDIRECTS and request.headers.get(SENT_BY_SCRIPT):
         response.headers[LOCATION_FOR_SCRIPT] = response.headers.pop("Location", "/")
+        if g.get("sent_form_applied"):
+            response.headers[APPLIED_FOR_SCRIPT] = "1"
         response.status_code = 204
         response.set_data(b"")
     return response

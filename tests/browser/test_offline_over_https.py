@@ -6,7 +6,6 @@ the director sees which arrived late. The phone keeps nothing of another table's
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.browser.test_club_over_https import Deployment, deployment  # noqa: F401 -- fixture
 from tests.browser.test_club_phones import start_session, tap_result
-from tests.browser.test_offline import FOUR_SPADES, kept_note
+from tests.browser.test_offline import FOUR_SPADES, go_offline, kept_note, until
 
 KEPT_PAGES = "scorekeeper-pages-1"
 
@@ -36,15 +35,6 @@ def club_phones(browser: Browser) -> Iterator[list[Page]]:
     for context in contexts:
         context.close()
     trusting.close()
-
-
-def until(page: Page, script: str, seconds: float = 15) -> None:
-    """Wait for ``script`` to come true on the page (page.wait_for_function evaluates a string,
-    which the pages' own policy forbids)."""
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"never true: {script}"
-        page.wait_for_timeout(200)
 
 
 def kept_pages(page: Page) -> list[str]:
@@ -72,14 +62,17 @@ def test_a_table_enters_a_whole_round_offline_and_every_result_arrives_once(
     assert all(urlsplit(url).path == own for url in kept), kept
     assert any("round=2" in url for url in kept) and any("board=3" in url for url in kept)
 
-    table.context.set_offline(True)
+    go_offline(table)
     for board, heading in ((1, "Board 2"), (2, "Board 3")):
         tap_result(table, FOUR_SPADES, moves_on=False)
         expect(table.locator("#board-title")).to_have_text(heading)
         expect(kept_note(table)).to_contain_text(f"Board {board}'s result")
+        # The copy the phone kept, and said to be one (its script waits for the network
+        # rather than reloading it).
+        expect(table.locator("body[data-kept-copy]")).to_have_count(1)
     tap_result(table, {**FOUR_SPADES, "result": "1"}, moves_on=False)
     expect(table.get_by_role("heading", name="Round 2 of 3")).to_be_visible()
-    expect(kept_note(table)).to_have_text(
+    expect(kept_note(table).locator("p").first).to_have_text(
         "Kept on this phone, to be sent when the network is back: Board 1's result, "
         "Board 2's result, Board 3's result."
     )
@@ -87,6 +80,7 @@ def test_a_table_enters_a_whole_round_offline_and_every_result_arrives_once(
     table.context.set_offline(False)
     table.goto(links[0] + "?round=1")
     expect(kept_note(table)).to_have_count(0, timeout=30_000)
+    expect(table.locator("body[data-kept-copy]")).to_have_count(0)  # the server's page again
     lines = table.locator(".board-line")
     for board, result in ((1, "4♠ N made"), (2, "4♠ N made"), (3, "4♠ N +1")):
         expect(lines.filter(has_text=f"Board {board}")).to_contain_text(result)

@@ -7,11 +7,13 @@ import html
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
+from scorekeeper.games import writes
 from scorekeeper.games.models import SentForm
 from tests.web.crawler import as_drawn, forms_of
 from tests.web.families import every_familys_pages
@@ -73,10 +75,15 @@ def test_every_form_that_changes_a_game_is_applied_once_however_often_it_arrives
                 assert "Location" not in first.headers and not first.get_data()
                 assert (again.status_code, again.headers["Location"]) == (303, location)
                 assert (third.status_code, third.headers["Scorekeeper-Location"]) == (204, location)
+                assert first.headers["Scorekeeper-Applied"] == third.headers["Scorekeeper-Applied"]
+                assert first.headers["Scorekeeper-Applied"] == "1"
             elif first.status_code == 204:  # sent on with nothing changed (a message to show)
                 location = first.headers["Scorekeeper-Location"]
                 assert again.status_code in (302, 303) and again.headers["Location"] == location
                 assert third.headers["Scorekeeper-Location"] == location
+                # Not said to be applied: the phone goes to the page that says why it was not.
+                assert "Scorekeeper-Applied" not in first.headers
+                assert "Scorekeeper-Applied" not in third.headers
             else:
                 assert first.status_code not in (301, 302, 303, 307, 308)
                 assert again.status_code == third.status_code == first.status_code
@@ -104,24 +111,79 @@ def test_a_round_sent_again_goes_where_the_first_went_and_says_it_had_arrived(
         assert (kept.token, kept.location, kept.number, kept.kept_for) == (token(1), game, 1, 0)
 
 
-def test_a_token_of_another_form_or_mistyped_is_no_token(app: Flask, client: FlaskClient) -> None:
+def test_a_token_mistyped_is_no_token_and_a_kept_time_mistyped_is_none(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = Table(client)
+    mistyped = ("", "short", "x" * 33, "not a token at all!", "é" * 20, token(1)[:15])
+    for number, sent_as in enumerate(mistyped):
+        game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+        data = {**table.round_data("bid", (1, 0, 1)), "sent_as": sent_as, "kept_for": "5000"}
+        answer = client.post(f"{game}/rounds/1/bids", data=data, headers=SCRIPT)
+        assert answer.status_code == 204, sent_as  # entered: the bids are in
+        assert "Scorekeeper-Applied" not in answer.headers  # but no token of it kept
+        assert "Tricks" in text(client.get(game)), number
+    kept_for = {"9" * 40: 0, "-1": 0, "1e9": 0, "٣٣٠٠٠": 0, "45000": 45, "": 0}
+    for number, (sent, seconds) in enumerate(kept_for.items()):
+        game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+        data = {**table.round_data("bid", (1, 0, 1)), "sent_as": token(7 + number)}
+        answer = client.post(
+            f"{game}/rounds/1/bids", data={**data, "kept_for": sent}, headers=SCRIPT
+        )
+        assert answer.headers["Scorekeeper-Applied"] == "1"
+        with app.app_context():
+            written = db.session.get(SentForm, token(7 + number))
+            assert written is not None and written.kept_for == seconds, sent
+    with app.app_context():
+        assert len(db.session.scalars(select(SentForm)).all()) == len(kept_for)
+
+
+def test_a_token_is_its_own_games_alone(app: Flask, client: FlaskClient) -> None:
+    table = Table(client)
+    first = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    data = {**table.round_data("bid", (1, 0, 1)), "sent_as": token(1)}
+    assert client.post(f"{first}/rounds/1/bids", data=data, headers=SCRIPT).status_code == 204
+    other = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    before = stored(app)
+    elsewhere = client.post(f"{other}/rounds/1/bids", data=data, headers=SCRIPT)
+    assert elsewhere.status_code == 400
+    assert stored(app) == before  # not taken as the other game's, nor applied there
+
+
+def test_a_busy_answer_says_to_send_it_again_in_a_moment(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = Table(client)
     game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
-    for mistyped in ("", "short", "x" * 33, "not a token at all!", "é" * 20):
-        data = {**table.round_data("bid", (1, 0, 1)), "sent_as": mistyped, "kept_for": "-5"}
-        answer = client.post(f"{game}/rounds/1/bids", data=data)
-        assert answer.status_code == 302  # entered, or the same bids again: nothing new
-    for number, kept_for in enumerate(("9" * 40, "-1", "1e9", "٣٣")):
-        data = {
-            **table.round_data("tricks", (0, 0, 1)),
-            "sent_as": token(7 + number),
-            "kept_for": kept_for,
-        }
-        # Entered, then the same tricks again: nothing new, and no token kept for them.
-        assert client.post(f"{game}/rounds/1/tricks", data=data).status_code == 302
+    data = {**table.round_data("bid", (1, 0, 1)), "sent_as": token(1)}
+
+    def saved_by_another_phone_meanwhile(row: object, **_: object) -> bool:
+        db.session.rollback()
+        return False
+
+    monkeypatch.setattr(writes, "save", saved_by_another_phone_meanwhile)
+    busy = client.post(f"{game}/rounds/1/bids", data=data, headers=SCRIPT)
+    assert busy.status_code == 409 and busy.headers["Retry-After"] == "1"
+    assert "Scorekeeper-Applied" not in busy.headers
+    monkeypatch.undo()
     with app.app_context():
-        (kept,) = db.session.scalars(select(SentForm)).all()
-        assert (kept.token, kept.kept_for) == (token(7), 0)
+        assert db.session.get(SentForm, token(1)) is None
+    applied = client.post(f"{game}/rounds/1/bids", data=data, headers=SCRIPT)
+    assert (applied.status_code, applied.headers["Scorekeeper-Applied"]) == (204, "1")
+    assert "Retry-After" not in applied.headers
+
+
+def test_an_error_page_reads_no_body_for_the_token(app: Flask, client: FlaskClient) -> None:
+    table = Table(client)
+    game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    data = {**table.round_data("bid", (1, 0, 1)), "sent_as": token(5)}
+    missing = client.post(f"{game}/rounds/1/nothing-here", data=data, headers=SCRIPT)
+    assert missing.status_code in (404, 405) and "data-answered" not in text(missing)
+    app.config["MAX_CONTENT_LENGTH"] = 2_000
+    too_large = client.post(
+        f"{game}/rounds/1/bids", data={**data, "filler": "x" * 5_000}, headers=SCRIPT
+    )
+    assert too_large.status_code == 413 and "data-answered" not in text(too_large)
 
 
 def test_a_page_drawn_as_the_answer_to_a_kept_form_says_which(client: FlaskClient) -> None:
