@@ -12,11 +12,13 @@ sent what it kept. Prints, as its last line, one JSON object:
 
 - ``entries_made``: the forms the phones took (each kept on the phone before it is sent);
 - ``acknowledged``: those the server applied (their one-time token is in the database);
-- ``lost``: made and never applied (target 0);
+- ``lost``: made and never applied (target 0), listed in ``not_applied``; an entry the server
+  refused in its own way (a page saying why) counts here too, and each such page is printed
+  before the JSON line as an ``answered:`` line, for the reader to tell the two apart;
 - ``applied_twice``: an entry applied over another or again: a correction logged, a result
   or a round stored more often than the phones made it (target 0);
-- ``answered_not_applied``: made and answered with a page of its own (a refusal);
-- ``outages_s``, ``minutes``, and the entries made while the network was down.
+- ``tokens_stored``: the one-time tokens the server holds (every applied entry's, once);
+- ``made_offline``, ``made_by_kind``, ``outages_s``, ``phones``, ``minutes``.
 """
 
 from __future__ import annotations

@@ -121,14 +121,23 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-// A page names the pages its phone will need next: those not kept yet are asked for now.
+// A page names the pages its phone will need next: those not kept yet, or kept a while ago
+// (the director may have moved a table since), are asked for now.
+const FRESH_FOR = 60000; // ms
+
+async function keptLately(pages, url) {
+  const kept = await pages.match(url);
+  const drawn = kept && Date.parse(kept.headers.get("Date") || "");
+  return Boolean(drawn) && Date.now() - drawn < FRESH_FOR;
+}
+
 self.addEventListener("message", (event) => {
   const wanted = (event.data && event.data.keep) || [];
   event.waitUntil((async () => {
     const pages = await caches.open(PAGES);
     for (const address of wanted) {
       const url = new URL(address, self.location.origin);
-      if (url.origin !== self.location.origin || await pages.match(url.href)) continue;
+      if (url.origin !== self.location.origin || await keptLately(pages, url.href)) continue;
       try {
         const response = await fetch(url.href, { credentials: "same-origin" });
         if (isPage(response)) await keep(url.href, response);

@@ -204,7 +204,7 @@ def sent_token() -> str | None:
     """The one-time token of a form the phone's script sent, if this request is one. Read only
     where the body was read already (by the view): an error page (a body too large, an
     address that is not there) reads no body for it."""
-    if request.method != "POST" or "form" not in vars(request._get_current_object()):
+    if request.method != "POST" or "form" not in vars(request):
         return None
     try:
         token = request.form.get("sent_as", "")
