@@ -407,6 +407,11 @@ function keepEntries(entries) {
   kept.memory = entries;
 }
 
+// One kept entry written again as it now stands (sent once, failing), in its place.
+function keepEntry(entry) {
+  keepEntries(keptEntries().map((other) => (other.token === entry.token ? entry : other)));
+}
+
 function storedFlag(name, on) {
   try {
     if (on === undefined) return localStorage.getItem(name);
@@ -620,7 +625,7 @@ async function goOnOffline() {
       return;
     }
     stored.wentOn = true;
-    keepEntries(keptEntries().map((other) => (other.token === stored.token ? stored : other)));
+    keepEntry(stored);
     window.location.assign(address);
     return;
   }
@@ -659,7 +664,7 @@ async function flushKept() {
         kept.tries += 1;
         if (Boolean(answer) !== Boolean(entry.failing)) {
           entry.failing = Boolean(answer);
-          keepEntries(keptEntries().map((other) => (other.token === entry.token ? entry : other)));
+          keepEntry(entry);
         }
         laterKept();
         if (answer === null) goOnOffline();
@@ -668,7 +673,7 @@ async function flushKept() {
       kept.tries = 0;
       if (answer.page) {
         entry.resubmitted = true;
-        keepEntries(keptEntries().map((other) => (other.token === entry.token ? entry : other)));
+        keepEntry(entry);
         pause(keptEntries().length > 1);
         sendAsTheBrowserWould(entry);
         return;

@@ -9,6 +9,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,20 @@ def tricks_entered(app: Flask, number: int) -> int:
     )
 
 
+@contextmanager
+def round_one_tricks_asked(browser: Browser, base: str) -> Iterator[tuple[Page, Taps]]:
+    """A phone of its own on a four-player game at ``base``, round 1's bids in: its page asks
+    for the tricks."""
+    page = phone(browser)
+    try:
+        start_game(page, base, FOUR)
+        taps = Taps(page)
+        first_round_bids(taps)
+        yield page, taps
+    finally:
+        page.context.close()
+
+
 def first_round_bids(taps: Taps) -> None:
     """Round 1, one card, Anne deals: Bruno 1, Chloé 0, Denis 0, Anne 1."""
     for name, bid in (("Bruno", 1), ("Chloé", 0), ("Denis", 0), ("Anne", 1)):
@@ -164,12 +179,8 @@ def restartable(served_app: Flask) -> Iterator[dict[str, object]]:
 def test_a_round_sent_while_the_server_restarts_arrives_once_it_is_back(
     served_app: Flask, restartable: dict[str, object], browser: Browser
 ) -> None:
-    page = phone(browser)
-    try:
-        base = f"http://127.0.0.1:{restartable['port']}"
-        start_game(page, base, FOUR)
-        taps = Taps(page)
-        first_round_bids(taps)
+    base = f"http://127.0.0.1:{restartable['port']}"
+    with round_one_tricks_asked(browser, base) as (page, taps):
         restartable["stop"]()  # type: ignore[operator]
         taps.number("Bruno", 1)
         taps.confirm("tricks")
@@ -180,18 +191,12 @@ def test_a_round_sent_while_the_server_restarts_arrives_once_it_is_back(
         expect(page.get_by_text("Round 2 of")).to_be_visible(timeout=40_000)
         expect(kept_note(page)).to_have_count(0)
         assert tricks_entered(served_app, 1) == 1
-    finally:
-        page.context.close()
 
 
 def test_an_entry_the_server_fails_on_is_kept_and_sent_again_until_it_is_taken(
     served_app: Flask, live_server: str, browser: Browser
 ) -> None:
-    page = phone(browser)
-    try:
-        start_game(page, live_server, FOUR)
-        taps = Taps(page)
-        first_round_bids(taps)
+    with round_one_tricks_asked(browser, live_server) as (page, taps):
         failed: list[str] = []
 
         def failing(route: Route) -> None:
@@ -210,19 +215,13 @@ def test_an_entry_the_server_fails_on_is_kept_and_sent_again_until_it_is_taken(
         expect(page.get_by_text("Round 2 of")).to_be_visible(timeout=30_000)
         expect(kept_note(page)).to_have_count(0)
         assert len(failed) == 2 and tricks_entered(served_app, 1) == 1
-    finally:
-        page.context.close()
 
 
 def test_a_page_from_on_the_way_is_not_taken_for_the_entry_and_the_phone_decides(
     served_app: Flask, live_server: str, browser: Browser
 ) -> None:
-    page = phone(browser)
-    try:
-        start_game(page, live_server, FOUR)
+    with round_one_tricks_asked(browser, live_server) as (page, taps):
         game = page.url
-        taps = Taps(page)
-        first_round_bids(taps)
         # A proxy's page where the app's answer should be, for the script and for the browser.
         page.route(
             "**/rounds/1/tricks",
@@ -249,8 +248,6 @@ def test_a_page_from_on_the_way_is_not_taken_for_the_entry_and_the_phone_decides
         taps.confirm("tricks")
         expect(page.get_by_text("Round 2 of")).to_be_visible()
         assert tricks_entered(served_app, 1) == 1
-    finally:
-        page.context.close()
 
 
 def results(app: Flask, table: int, board: int) -> list[tuple[int | None, int]]:
