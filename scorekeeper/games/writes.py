@@ -178,9 +178,11 @@ def write_entry(
     not ``shown_beyond_the_part`` (see :func:`save`)."""
     token = sent_token()
     for _attempt in range(ATTEMPTS):
-        game = load()
-        if token is not None and (arrived := arrived_before(token, game)) is not None:
+        # Before the load: what the load refuses now (a table moved since, a board no longer
+        # seated there) must not hide that this form was applied when it first arrived.
+        if token is not None and (arrived := arrived_before(token)) is not None:
             return arrived
+        game = load()
         answer = change(game)
         if answer is not None:
             return answer
@@ -213,7 +215,7 @@ def sent_token() -> str | None:
     return token if SENT_AS.fullmatch(token) else None
 
 
-def arrived_before(token: str, row: Any) -> Response | None:
+def arrived_before(token: str) -> Response | None:
     """Where the phone goes when a form it kept arrives again, already applied (its answer was
     lost on the way back): where the first one went, nothing changed; ``None`` if it is new.
     A token is one form's, at the game it was sent to: the same token at another game's address
@@ -221,10 +223,9 @@ def arrived_before(token: str, row: Any) -> Response | None:
     sent = db.session.get(SentForm, token)
     if sent is None:
         return None
-    location = sent.location
-    same_game = sent.game_id == (row.id if isinstance(row, Game) else None)
+    location, game_id = sent.location, sent.game_id
     db.session.rollback()
-    if not same_game:
+    if game_id is not None and game_id != (request.view_args or {}).get("game_id"):
         abort(400)
     g.sent_form_applied = True
     flash(_("This had arrived already: it is entered once."))
