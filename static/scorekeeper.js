@@ -351,6 +351,9 @@ const LEASE_FOR = 6000; // ms: renewed while sending, so that a tab closed mid-s
 const LEASE_RENEWED_EVERY = 2000; // ms
 const ANSWER_WITHIN = 20000; // ms a send waits for an answer before it is tried again
 const TRY_AGAIN_AFTER = [1000, 2000, 5000, 10000, 15000]; // ms, then the last again and again
+// An entry the server keeps failing on (its error, not the network's) is held after this many
+// tries, for whoever holds the phone to send again later or forget: the rest wait behind it.
+const HELD_AFTER_FAILURES = 5; // about 20 s of its errors
 const SAY_SENDING_AFTER = 800; // ms: a quick answer shows no "sending" at all
 
 const kept = {
@@ -361,6 +364,7 @@ const kept = {
   tries: 0,
   timer: null,
   arrived: [],
+  refused: null, // { entry, location }: not entered, and the page that says why not shown
   touchedAt: 0, // when this page's fields were last changed
 };
 
@@ -425,7 +429,9 @@ function storedFlag(name, on) {
 const paused = () => Boolean(storedFlag(KEPT_PAUSED));
 const pause = (on) => storedFlag(KEPT_PAUSED, on ? "1" : "");
 
-function takeLease() {
+// A send on its way holds the lease until its answer is due at the latest: a tab in the
+// background may renew it only once a minute.
+function takeLease(holdFor = LEASE_FOR) {
   let lease = null;
   try {
     lease = JSON.parse(storedFlag(KEPT_LEASE) || "null");
@@ -433,7 +439,8 @@ function takeLease() {
     lease = null;
   }
   if (lease && lease.tab !== kept.tab && lease.until > Date.now()) return false;
-  storedFlag(KEPT_LEASE, JSON.stringify({ tab: kept.tab, until: Date.now() + LEASE_FOR }));
+  const until = Math.max(Date.now() + holdFor, (lease && lease.tab === kept.tab && lease.until) || 0);
+  storedFlag(KEPT_LEASE, JSON.stringify({ tab: kept.tab, until }));
   return true;
 }
 
@@ -461,7 +468,7 @@ const said = (text, entries) => (text || "").replace("{entries}",
 function showKept({ sending = false } = {}) {
   const entries = keptEntries();
   let note = document.getElementById("kept-note");
-  if (!entries.length && !kept.arrived.length) {
+  if (!entries.length && !kept.arrived.length && !kept.refused) {
     if (note) note.remove();
     return;
   }
@@ -483,7 +490,18 @@ function showKept({ sending = false } = {}) {
     return p;
   };
   if (kept.arrived.length) line(said(kept.texts.arrived, kept.arrived), "arrived");
-  const buttons = ({ send }) => {
+  if (kept.refused) {
+    // Refused while this phone was on another page, or typing: the page that says why is one
+    // tap away, and the server keeps its message for it.
+    const refusal = line(said(kept.texts.refused, [kept.refused.entry]) + " ", "error");
+    const why = document.createElement("a");
+    why.href = kept.refused.location;
+    why.textContent = kept.texts.why;
+    refusal.append(why);
+  }
+  // Forget: the entries the page names as held (no answer said it was entered, the server
+  // failing on it), or every one kept where none is held.
+  const buttons = ({ send, held = [] }) => {
     const row = line("", "buttons");
     if (send) {
       const again = document.createElement("button");
@@ -491,7 +509,8 @@ function showKept({ sending = false } = {}) {
       again.className = "primary";
       again.textContent = kept.texts.sendNow;
       again.addEventListener("click", () => {
-        keepEntries(keptEntries().map(({ resubmitted, ...entry }) => entry));
+        keepEntries(keptEntries().map(({ resubmitted, failures, held: wasHeld, ...entry }) => entry));
+        kept.tries = 0;
         pause(false);
         flushKept();
       });
@@ -499,25 +518,30 @@ function showKept({ sending = false } = {}) {
     }
     const forget = document.createElement("button");
     forget.type = "button";
-    forget.textContent = kept.texts.forget;
+    const tokens = new Set(held.map((entry) => entry.token));
+    forget.textContent = held.length ? kept.texts.forgetHeld : kept.texts.forget;
     forget.addEventListener("click", () => {
       if (forget.dataset.sure) {
-        keepEntries([]);
+        const rest = held.length ? keptEntries().filter((entry) => !tokens.has(entry.token)) : [];
+        keepEntries(rest);
         pause(false);
-        showKept();
+        if (rest.length) flushKept();
+        else showKept();
         return;
       }
       forget.dataset.sure = "1";
-      forget.textContent = kept.texts.forgetSure;
+      forget.textContent = held.length ? kept.texts.forgetHeldSure : kept.texts.forgetSure;
     });
     row.append(forget);
   };
   if (entries.length && paused()) {
     const unanswered = entries.filter((entry) => entry.resubmitted);
     if (unanswered.length) line(said(kept.texts.unanswered, unanswered), "error");
-    const waiting = entries.filter((entry) => !entry.resubmitted);
+    const failed = entries.filter((entry) => entry.held && !entry.resubmitted);
+    if (failed.length) line(said(kept.texts.held, failed), "error");
+    const waiting = entries.filter((entry) => !entry.resubmitted && !entry.held);
     if (waiting.length) line(said(kept.texts.waiting, waiting));
-    buttons({ send: true });
+    buttons({ send: true, held: [...unanswered, ...failed] });
   } else if (entries.length) {
     const failing = entries.filter((entry) => entry.failing);
     if (sending) line(said(kept.texts.sending, entries));
@@ -648,9 +672,10 @@ async function flushKept() {
   const renewing = setInterval(takeLease, LEASE_RENEWED_EVERY);
   try {
     for (let entry = keptEntries()[0]; entry; entry = keptEntries()[0]) {
-      if (entry.resubmitted) {
+      if (entry.resubmitted || entry.held) {
         // Sent once as the browser sends it, and the page that came back did not say it was
-        // taken (a proxy's page, a page of another site): the phone's holder decides.
+        // taken (a proxy's page, a page of another site), or failing again and again on the
+        // server: the phone's holder decides.
         pause(true);
         break;
       }
@@ -658,13 +683,18 @@ async function flushKept() {
       document.body.dataset.sending = "1";
       clearTimeout(saying);
       saying = setTimeout(() => showKept({ sending: true }), SAY_SENDING_AFTER);
+      takeLease(ANSWER_WITHIN + LEASE_FOR);
       const answer = await deliver(entry);
       takeLease();
       if (answer === null || answer.failing) {
         kept.tries += 1;
-        if (Boolean(answer) !== Boolean(entry.failing)) {
-          entry.failing = Boolean(answer);
-          keepEntry(entry);
+        if (answer) entry.failures = (entry.failures || 0) + 1;
+        entry.failing = Boolean(answer);
+        entry.held = entry.failures >= HELD_AFTER_FAILURES;
+        keepEntry(entry);
+        if (entry.held) {
+          pause(true);
+          break;
         }
         laterKept();
         if (answer === null) goOnOffline();
@@ -681,9 +711,12 @@ async function flushKept() {
       keepEntries(keptEntries().filter((other) => other.token !== entry.token));
       if (!answer.applied) {
         // Refused in the server's own way: its page says why, and what is kept after it
-        // waits until that is read.
+        // waits until that is read. The phone goes there from the page the entry was made
+        // on, nothing typed there since; elsewhere the page says so, with the way there.
         pause(keptEntries().length > 0);
-        if (!goOnTo(answer.location)) showKept();
+        if (madeHereUntouched(entry) && goOnTo(answer.location)) return;
+        kept.refused = { entry, location: answer.location };
+        showKept();
         return;
       }
       last = { entry, location: answer.location };
@@ -699,15 +732,18 @@ async function flushKept() {
   if (last && !keptEntries().length) {
     // On the page the entry was made on, and nothing typed on it since, the phone goes where
     // the server sends it; elsewhere the page says it arrived.
-    const from = new URL(last.entry.from, location.href);
-    const here = new URL(location.href);
-    from.hash = "";
-    here.hash = "";
-    if (from.href === here.href && kept.touchedAt <= last.entry.keptAt && goOnTo(last.location)) {
-      return;
-    }
+    if (madeHereUntouched(last.entry) && goOnTo(last.location)) return;
   }
   showKept();
+}
+
+// Whether the phone is on the page an entry was made on, nothing typed there since.
+function madeHereUntouched(entry) {
+  const from = new URL(entry.from, window.location.href);
+  const here = new URL(window.location.href);
+  from.hash = "";
+  here.hash = "";
+  return from.href === here.href && kept.touchedAt <= entry.keptAt;
 }
 
 function sendFromHere(form) {
@@ -735,7 +771,7 @@ function sendFromHere(form) {
     if (same) {
       // Sent again unchanged while the first waits: the first, with its token (it may have
       // arrived already, its answer lost), tried again now.
-      const { resubmitted, failing, ...first } = entries[before];
+      const { resubmitted, failing, failures, held, ...first } = entries[before];
       entries[before] = first;
     } else if (before >= 0 && kept.sending !== entries[before].token) {
       entries[before] = entry; // changed while the first waits: in its place
@@ -745,6 +781,7 @@ function sendFromHere(form) {
       entries.push(entry);
     }
     pause(false);
+    kept.refused = null;
     keepEntries(entries);
     form.dataset.keptToken = same ? entries[before].token : entry.token;
     flushKept();

@@ -11,6 +11,7 @@ const FILES = "scorekeeper-files-1";
 const MOST_PAGES = 80;
 const ANSWER_WITHIN = 6000; // ms a page waits for the server before the kept one is shown
 const NOT_ANSWERED = [502, 503, 504]; // the proxy's word that the app did not answer
+const KEPT_AT = "Scorekeeper-Kept-At"; // when this phone kept the copy, by its own clock
 
 const NOT_KEPT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -39,10 +40,28 @@ self.addEventListener("activate", (event) => {
 const isPage = (response) => response.ok && response.type === "basic"
   && response.headers.get("Scorekeeper-Offline") === "keep";
 
+// The app's answer says whether its copy stays: a page to keep is kept as given; any other
+// (the link no longer the table's: 403, 404; a page not to keep) lets the copy go. An error of
+// the app's (5xx) says nothing of the page: its copy stays.
+async function answered(url, response) {
+  if (isPage(response)) await keep(url, response);
+  else if (response.status < 500) await (await caches.open(PAGES)).delete(url);
+}
+
 async function keep(url, response) {
+  const headers = new Headers(response.headers);
+  headers.set(KEPT_AT, String(Date.now()));
+  // The body is kept as read, and may be changed when shown: its length and coding are not.
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  const copy = new Response(await response.blob(), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
   const pages = await caches.open(PAGES);
   await pages.delete(url); // to the end of the list: the oldest go first
-  await pages.put(url, response);
+  await pages.put(url, copy);
   const urls = await pages.keys();
   await Promise.all(urls.slice(0, Math.max(0, urls.length - MOST_PAGES))
     .map((old) => pages.delete(old)));
@@ -54,16 +73,18 @@ async function keptCopy(url) {
   const kept = await caches.match(url, { cacheName: PAGES });
   if (!kept) return null;
   const text = (await kept.text()).replace("<body", "<body data-kept-copy");
-  return new Response(text, { status: kept.status, headers: kept.headers });
+  const headers = new Headers(kept.headers);
+  headers.delete("Content-Length");
+  return new Response(text, { status: kept.status, headers });
 }
 
 async function page(event) {
   const { request } = event;
   const asked = fetch(request);
   asked.catch(() => {}); // given up below: its failure is nobody's
-  const answered = (response) => {
-    if (!NOT_ANSWERED.includes(response.status) && isPage(response)) {
-      event.waitUntil(keep(request.url, response.clone()));
+  const taken = (response) => {
+    if (!NOT_ANSWERED.includes(response.status)) {
+      event.waitUntil(answered(request.url, response.clone()).catch(() => {}));
     }
     return response;
   };
@@ -80,14 +101,18 @@ async function page(event) {
   clearTimeout(timer);
   if (response === "slow") {
     const copy = await keptCopy(request.url);
-    if (copy) return copy;
+    if (copy) {
+      // The answer that comes after all is the copy's next time.
+      event.waitUntil(asked.then(taken, () => {}));
+      return copy;
+    }
     try {
       response = await asked;
     } catch (error) {
       response = null;
     }
   }
-  if (response && !NOT_ANSWERED.includes(response.status)) return answered(response);
+  if (response && !NOT_ANSWERED.includes(response.status)) return taken(response);
   return (await keptCopy(request.url)) || response || new Response(NOT_KEPT, {
     status: 503,
     headers: { "Content-Type": "text/html; charset=utf-8" },
@@ -127,8 +152,8 @@ const FRESH_FOR = 60000; // ms
 
 async function keptLately(pages, url) {
   const kept = await pages.match(url);
-  const drawn = kept && Date.parse(kept.headers.get("Date") || "");
-  return Boolean(drawn) && Date.now() - drawn < FRESH_FOR;
+  const keptAt = kept && Number(kept.headers.get(KEPT_AT));
+  return Boolean(keptAt) && Math.abs(Date.now() - keptAt) < FRESH_FOR;
 }
 
 self.addEventListener("message", (event) => {
@@ -140,7 +165,7 @@ self.addEventListener("message", (event) => {
       if (url.origin !== self.location.origin || await keptLately(pages, url.href)) continue;
       try {
         const response = await fetch(url.href, { credentials: "same-origin" });
-        if (isPage(response)) await keep(url.href, response);
+        if (!NOT_ANSWERED.includes(response.status)) await answered(url.href, response);
       } catch (error) {
         return; // the network is down already: what is kept stays
       }

@@ -23,7 +23,7 @@ from scorekeeper.games.models import Player
 from scorekeeper.games.rights import is_scorer
 from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.views import new_game_form
-from scorekeeper.games.writes import Outcome, game_page, write_entry
+from scorekeeper.games.writes import Outcome, as_it_stands, game_page, write_entry
 from scorekeeper.limits import new_games_limit
 from scorekeeper.serving import kept_page
 
@@ -241,7 +241,8 @@ def next_rubber(game_id: str) -> Outcome:
     def change(game: BridgeGame) -> Outcome | None:
         evening = score_evening(game)
         if not evening.current.finished:
-            return game_page(game)  # sent twice: the next rubber has begun
+            as_it_stands()  # sent twice: the next rubber has begun
+            return game_page(game)
         form = seating_form(game, evening, formdata=request.form)
         action = request.form.get("action", "")
         pairings = partnerships(evening.current.seating)

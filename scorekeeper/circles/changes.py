@@ -44,7 +44,7 @@ from scorekeeper.games.entries import sent_fields
 from scorekeeper.games.forms import ChangeForm
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
-from scorekeeper.games.writes import write_entry
+from scorekeeper.games.writes import as_it_stands, write_entry
 from scorekeeper.rules.history import name_key
 
 # --- Changes to the circle -----------------------------------------------------------------------
@@ -135,6 +135,7 @@ def change_circle(
             return circle_page(circle)
         except DoneAlready as done:
             db.session.rollback()
+            as_it_stands()
             flash(str(done))
             return circle_page(circle)
         except Conflict as conflict:

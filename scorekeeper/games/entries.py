@@ -32,6 +32,7 @@ from scorekeeper.games.writes import (
     E,
     G,
     Outcome,
+    as_it_stands,
     drawn_from_now,
     game_page,
     write_entry,
@@ -390,6 +391,7 @@ def entered_already(
         mine = kind.new(game, key)
         kind.put(game, mine, form)
         if kind.code(mine) == kind.code(theirs):
+            as_it_stands()
             return kind.page(game, key)
     if kind.after(game, key) is not None:
         return None
@@ -455,6 +457,7 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
         if not drawn_from_now(form, now):
             if not new and kind.check(game, key, form) and as_sent(kind, game, entry, form) == old:
                 said[:] = [kind.say(kind.words.corrected, key)]  # the same correction again
+                as_it_stands()
                 return kind.page(game, key)
             form.drawn_from.data = now  # one more tap puts these values instead
             stands = _("no result") if new else kind.text(game, entry)
@@ -466,6 +469,7 @@ def correct(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Ou
         kind.put(game, entry, form)
         if kind.code(entry) == old:
             said[:] = [kind.say(kind.words.unchanged, key)]
+            as_it_stands()
             return kind.page(game, key)
         if new:
             kind.add(game, entry)
@@ -514,6 +518,7 @@ def delete(kind: EntryKind[G, E], game_id: str, route: Mapping[str, Any]) -> Out
         if entry is None or not form.validate() or not drawn_from_now(form, kind.stamp(entry)):
             if form.validate() and deleted_last(kind, game, key, str(form.drawn_from.data)):
                 flash(kind.say(kind.words.deleted, key))  # the same deletion sent twice
+                as_it_stands()
                 return kind.page(game, key)
             flash(_("The game changed since this page was drawn; nothing was deleted."), "error")
             return kind.page(game, key)

@@ -219,6 +219,10 @@ class SentForm(Model):
         ForeignKey("game.id", ondelete="CASCADE"), index=True
     )
     """The game it changed (``None``: a circle's own row)."""
+    circle_id: Mapped[str | None] = mapped_column(
+        ForeignKey("circle.id", ondelete="CASCADE"), index=True
+    )
+    """The circle whose own row it changed (its people, its history)."""
     location: Mapped[str] = mapped_column(String(500))
     """Where the phone went once it was applied."""
     arrived_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -82,9 +82,18 @@ def kept_texts() -> dict[str, str]:
             "send it again, or forget it if it is there.",
             entries=entries,
         ),
+        "held": _(
+            "The server failed on %(entries)s each time it was sent. Send it again later, or "
+            "forget it and enter it again.",
+            entries=entries,
+        ),
+        "refused": _("Not entered: %(entries)s.", entries=entries),
+        "why": _("See why"),
         "sendNow": _("Send them now"),
         "forget": _("Forget them"),
         "forgetSure": _("Tap again to forget them: they will not be sent."),
+        "forgetHeld": _("Forget this one"),
+        "forgetHeldSure": _("Tap again to forget it: it will not be sent."),
         "cannotKeep": _(
             "The network is down and this phone cannot keep the entry: send it again once the "
             "network is back."

@@ -176,7 +176,7 @@ def write_entry(
     another phone saved that row at that very moment; after the last try, ``busy``'s answer
     (a 409 page by default). A change of a game's part that shows on the part's page alone is
     not ``shown_beyond_the_part`` (see :func:`save`)."""
-    token = sent_token()
+    token = sent_token(reading=True)
     for _attempt in range(ATTEMPTS):
         # Before the load: what the load refuses now (a table moved since, a board no longer
         # seated there) must not hide that this form was applied when it first arrived.
@@ -202,11 +202,11 @@ def write_entry(
     abort(409)
 
 
-def sent_token() -> str | None:
-    """The one-time token of a form the phone's script sent, if this request is one. Read only
-    where the body was read already (by the view): an error page (a body too large, an
-    address that is not there) reads no body for it."""
-    if request.method != "POST" or "form" not in vars(request):
+def sent_token(*, reading: bool = False) -> str | None:
+    """The one-time token of a form the phone's script sent, if this request is one. Read
+    from the body by the write (``reading``), else only where the body was read already: an
+    error page (a body too large, an address that is not there) reads no body for it."""
+    if request.method != "POST" or not (reading or "form" in vars(request)):
         return None
     try:
         token = request.form.get("sent_as", "")
@@ -223,13 +223,21 @@ def arrived_before(token: str) -> Response | None:
     sent = db.session.get(SentForm, token)
     if sent is None:
         return None
-    location, game_id = sent.location, sent.game_id
+    location, stored_at = sent.location, {"game_id": sent.game_id, "circle_id": sent.circle_id}
     db.session.rollback()
-    if game_id is not None and game_id != (request.view_args or {}).get("game_id"):
+    route = request.view_args or {}
+    if any(at is not None and at != route.get(name) for name, at in stored_at.items()):
         abort(400)
     g.sent_form_applied = True
     flash(_("This had arrived already: it is entered once."))
     return redirect(location, 303)
+
+
+def as_it_stands() -> None:
+    """Say that what this form asks for is what the game holds already (the same entry again,
+    a correction that changes nothing, a deletion made): nothing is written, and for a phone
+    that kept the form it is taken, as a form applied is, not refused."""
+    g.sent_form_applied = True
 
 
 def keep_token(token: str, row: Any, after: Response, at: tuple[int, int | None] | None) -> None:
@@ -241,6 +249,7 @@ def keep_token(token: str, row: Any, after: Response, at: tuple[int, int | None]
         SentForm(
             token=token,
             game_id=row.id if isinstance(row, Game) else None,
+            circle_id=None if isinstance(row, Game) else row.id,  # a circle's own row
             location=str(after.headers.get("Location", "/"))[:500],
             kept_for=min(seconds, KEPT_AT_MOST),
             number=number,

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -217,6 +218,62 @@ def test_an_entry_the_server_fails_on_is_kept_and_sent_again_until_it_is_taken(
         assert len(failed) == 2 and tricks_entered(served_app, 1) == 1
 
 
+def test_an_entry_the_server_keeps_failing_on_is_held_for_the_phone_to_send_again(
+    served_app: Flask, live_server: str, browser: Browser
+) -> None:
+    with round_one_tricks_asked(browser, live_server) as (page, taps):
+        failed: list[str] = []
+
+        def failing(route: Route) -> None:
+            failed.append(route.request.url)
+            route.fulfill(status=500, body="Internal Server Error")
+
+        page.route("**/rounds/1/tricks", failing)
+        taps.number("Bruno", 1)
+        taps.confirm("tricks")
+        expect(kept_note(page)).to_contain_text(
+            "The server failed on Round 1's tricks each time it was sent.", timeout=40_000
+        )
+        tries = len(failed)
+        page.wait_for_timeout(3000)
+        assert len(failed) == tries == 5  # held: not sent again by itself
+        page.unroute("**/rounds/1/tricks")
+        kept_note(page).get_by_role("button", name="Send them now").click()
+        expect(page.get_by_text("Round 2 of")).to_be_visible()
+        expect(kept_note(page)).to_have_count(0)
+        assert tricks_entered(served_app, 1) == 1
+
+
+def test_an_entry_kept_that_another_phone_made_the_same_is_taken(
+    served_app: Flask, live_server: str, browser: Browser
+) -> None:
+    with round_one_tricks_asked(browser, live_server) as (page, taps):
+        page.get_by_text("Other phones at the table").click()
+        link = page.get_by_role("textbox", name="Link to keep the score").input_value()
+        go_offline(page)
+        taps.number("Bruno", 1)
+        taps.confirm("tricks")
+        expect(kept_note(page)).to_contain_text("Round 1's tricks")
+        other = phone(browser)
+        try:
+            other.goto(live_server + urlsplit(link).path)  # the loopback, not the network's
+            other_taps = Taps(other)
+            other_taps.number("Bruno", 1)
+            other_taps.confirm("tricks")
+            expect(other.get_by_text("Round 2 of")).to_be_visible()
+        finally:
+            other.context.close()
+        taps.number("Chloé", 0)  # the phone's holder at it again: the page is not taken away
+        page.context.set_offline(False)
+        # What it kept is what the game holds: taken, said to have arrived, nothing held.
+        expect(kept_note(page)).to_have_text("Arrived: Round 1's tricks.", timeout=30_000)
+        assert page.evaluate("localStorage.getItem('scorekeeper.kept')") is None
+        assert page.evaluate("localStorage.getItem('scorekeeper.kept.paused')") is None
+        assert tricks_entered(served_app, 1) == 1
+        page.reload()
+        expect(page.get_by_text("Round 2 of")).to_be_visible()
+
+
 def test_a_page_from_on_the_way_is_not_taken_for_the_entry_and_the_phone_decides(
     served_app: Flask, live_server: str, browser: Browser
 ) -> None:
@@ -239,9 +296,11 @@ def test_a_page_from_on_the_way_is_not_taken_for_the_entry_and_the_phone_decides
         )
         page.wait_for_timeout(2500)  # not sent again by itself, over and over
         assert tricks_entered(served_app, 1) == 0
-        forget = kept_note(page).get_by_role("button", name="Forget them")
+        forget = kept_note(page).get_by_role("button", name="Forget this one")
         forget.click()
-        kept_note(page).get_by_role("button", name=re.compile("Tap again to forget")).click()
+        kept_note(page).get_by_role(
+            "button", name="Tap again to forget it: it will not be sent."
+        ).click()
         expect(kept_note(page)).to_have_count(0)
         assert page.evaluate("localStorage.getItem('scorekeeper.kept')") is None
         taps.number("Bruno", 1)

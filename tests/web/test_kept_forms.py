@@ -18,6 +18,7 @@ from scorekeeper.games.models import SentForm
 from tests.web.crawler import as_drawn, forms_of
 from tests.web.families import every_familys_pages
 from tests.web.table import TOKEN, Table, text
+from tests.web.test_circles import Keeper
 from tests.web.test_club import CONFIRM, CONFIRMED_FROM, SMALL, Club
 
 SCRIPT = {"Scorekeeper-Sent": "1"}
@@ -61,6 +62,7 @@ def test_every_form_that_changes_a_game_is_applied_once_however_often_it_arrives
                 data[name] = value
             sent += 1
             data.update(sent_as=token(sent), kept_for="12000")
+            before = stored(app)
             first = client.post(form.action, data=data, headers=SCRIPT)
             after_first = stored(app)
             again = client.post(form.action, data=data)  # as the browser sends it to show it
@@ -81,9 +83,12 @@ def test_every_form_that_changes_a_game_is_applied_once_however_often_it_arrives
                 location = first.headers["Scorekeeper-Location"]
                 assert again.status_code in (302, 303) and again.headers["Location"] == location
                 assert third.headers["Scorekeeper-Location"] == location
-                # Not said to be applied: the phone goes to the page that says why it was not.
-                assert "Scorekeeper-Applied" not in first.headers
-                assert "Scorekeeper-Applied" not in third.headers
+                assert after_first == before
+                # Said to be applied where the game holds it already (the form drawn with what
+                # stands, sent as it was drawn), else a refusal the next page explains; the
+                # same either way however often it arrives.
+                said = first.headers.get("Scorekeeper-Applied")
+                assert said == third.headers.get("Scorekeeper-Applied") and said in (None, "1")
             else:
                 assert first.status_code not in (301, 302, 303, 307, 308)
                 assert again.status_code == third.status_code == first.status_code
@@ -148,6 +153,26 @@ def test_a_token_is_its_own_games_alone(app: Flask, client: FlaskClient) -> None
     elsewhere = client.post(f"{other}/rounds/1/bids", data=data, headers=SCRIPT)
     assert elsewhere.status_code == 400
     assert stored(app) == before  # not taken as the other game's, nor applied there
+
+
+def test_a_token_is_its_own_circles_alone(app: Flask, client: FlaskClient) -> None:
+    first, other = Keeper(client), Keeper(client)
+    first.start("Les Martin")
+    other.start("Les Dubois")
+    sent = {**first.form(), "name": "Zoé", "sent_as": token(1)}
+    assert client.post(first.url + "/people", data=sent, headers=SCRIPT).status_code == 204
+    before = stored(app)
+    elsewhere = {**other.form(), "name": "Zoé", "sent_as": token(1)}
+    assert client.post(other.url + "/people", data=elsewhere, headers=SCRIPT).status_code == 400
+    assert stored(app) == before
+    again = client.post(first.url + "/people", data=sent, headers=SCRIPT)
+    assert (again.status_code, again.headers["Scorekeeper-Applied"]) == (204, "1")
+    with app.app_context():
+        written = db.session.get(SentForm, token(1))
+        assert written is not None and (written.game_id, written.circle_id) == (
+            None,
+            first.url.rsplit("/", 1)[1],
+        )
 
 
 def test_a_busy_answer_says_to_send_it_again_in_a_moment(
@@ -268,3 +293,28 @@ def test_the_service_worker_is_offered_over_https_only_and_names_a_tables_own_pa
     # table's page, no traveller.
     assert pages and all(page.split("?")[0] == own for page in pages), pages
     assert {page.split("?")[1] for page in pages} == {"round=1&board=2", "round=2"}
+
+
+def test_the_same_entry_again_is_taken_and_a_refusal_is_not(
+    app: Flask, client: FlaskClient
+) -> None:
+    """What the game holds already, sent from another phone's kept form (its own token), is
+    taken as applied: the phone that kept it has nothing to hold back. A form the game no
+    longer takes is sent on to the page that says why, not said to be applied."""
+    table = Table(client)
+    game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    bids = table.round_data("bid", (1, 0, 1))
+    client.post(f"{game}/rounds/1/bids", data={**bids, "sent_as": token(1)}, headers=SCRIPT)
+    before = stored(app)
+    same = client.post(f"{game}/rounds/1/bids", data={**bids, "sent_as": token(2)}, headers=SCRIPT)
+    assert (same.status_code, same.headers.get("Scorekeeper-Applied")) == (204, "1")
+    assert same.headers["Scorekeeper-Location"] == game
+    other = {**table.round_data("bid", (0, 0, 0)), "sent_as": token(3)}
+    conflict = client.post(f"{game}/rounds/1/bids", data=other, headers=SCRIPT)
+    assert conflict.status_code == 409 and "Scorekeeper-Applied" not in conflict.headers
+    early = {**table.round_data("bid", (1, 1, 1)), "sent_as": token(4)}
+    refused = client.post(f"{game}/rounds/3/bids", data=early, headers=SCRIPT)
+    assert refused.status_code == 204 and "Scorekeeper-Applied" not in refused.headers
+    assert stored(app) == before
+    with app.app_context():
+        assert db.session.scalars(select(SentForm.token)).all() == [token(1)]
