@@ -429,9 +429,7 @@ function storedFlag(name, on) {
 const paused = () => Boolean(storedFlag(KEPT_PAUSED));
 const pause = (on) => storedFlag(KEPT_PAUSED, on ? "1" : "");
 
-// A send on its way holds the lease until its answer is due at the latest: a tab in the
-// background may renew it only once a minute.
-function takeLease(holdFor = LEASE_FOR) {
+function takeLease() {
   let lease = null;
   try {
     lease = JSON.parse(storedFlag(KEPT_LEASE) || "null");
@@ -439,8 +437,7 @@ function takeLease(holdFor = LEASE_FOR) {
     lease = null;
   }
   if (lease && lease.tab !== kept.tab && lease.until > Date.now()) return false;
-  const until = Math.max(Date.now() + holdFor, (lease && lease.tab === kept.tab && lease.until) || 0);
-  storedFlag(KEPT_LEASE, JSON.stringify({ tab: kept.tab, until }));
+  storedFlag(KEPT_LEASE, JSON.stringify({ tab: kept.tab, until: Date.now() + LEASE_FOR }));
   return true;
 }
 
@@ -666,6 +663,9 @@ async function flushKept() {
   clearTimeout(kept.timer);
   if (kept.sending || !keptEntries().length) return showKept();
   if (paused()) return showKept();
+  // A tab out of sight begins no send: its timers slow down until its lease would lapse
+  // mid-send, and another tab would send beside it. It sends once shown again.
+  if (document.hidden) return showKept();
   if (!takeLease()) return laterKept(); // another tab of this phone is sending them
   let last = null;
   let saying = null;
@@ -683,7 +683,6 @@ async function flushKept() {
       document.body.dataset.sending = "1";
       clearTimeout(saying);
       saying = setTimeout(() => showKept({ sending: true }), SAY_SENDING_AFTER);
-      takeLease(ANSWER_WITHIN + LEASE_FOR);
       const answer = await deliver(entry);
       takeLease();
       if (answer === null || answer.failing) {
@@ -788,14 +787,28 @@ function sendFromHere(form) {
   });
 }
 
+// A step drawn ahead for the network's outages (a round's tricks): the bids the server does not
+// know yet are those this phone keeps for that round.
+function showKeptBids(form) {
+  const action = new URL(form.dataset.bidsFrom, window.location.href).href;
+  const entry = keptEntries().filter((other) => other.action === action).pop();
+  if (!entry) return;
+  const bids = new Map(entry.fields);
+  form.querySelectorAll("[data-bid-of]").forEach((tag) => {
+    const bid = bids.get(`bid_${tag.dataset.bidOf}`);
+    if (bid !== undefined) tag.textContent = tag.dataset.text.replace("{bid}", bid);
+  });
+}
+
 // Over HTTPS, the service worker keeps the pages this phone is given and those its page says
 // it will need next (static/service-worker.js).
 function keepPages(body) {
   if (!body.dataset.serviceWorker || !("serviceWorker" in navigator)) return;
+  const named = document.querySelector("[data-keep-pages]"); // the body, or the scorer's part
   navigator.serviceWorker.register(body.dataset.serviceWorker)
     .then(() => navigator.serviceWorker.ready)
     .then((registration) => {
-      const wanted = (body.dataset.keepPages || "").split(" ").filter(Boolean);
+      const wanted = ((named && named.dataset.keepPages) || "").split(" ").filter(Boolean);
       if (wanted.length && registration.active) registration.active.postMessage({ keep: wanted });
     })
     .catch(() => {}); // no worker: the pages are as they are without one
@@ -975,5 +988,6 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form[data-first-version]").forEach(sendFirstVersion);
   // Last: a form the page's own checks stop is not sent, nor kept.
   keepForms(document.body);
+  document.querySelectorAll("form[data-bids-from]").forEach(showKeptBids);
   keepPages(document.body);
 });

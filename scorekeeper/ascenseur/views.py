@@ -34,7 +34,7 @@ from scorekeeper.games.writes import Outcome, start_new_game
 from scorekeeper.limits import redrawn_setup_limit
 from scorekeeper.rules import ascenseur as rules
 from scorekeeper.rules.cards import Suit
-from scorekeeper.serving import drawing_for_both_roles, kept_page
+from scorekeeper.serving import drawing_for_both_roles, kept_offline, kept_page
 
 
 def ascenseur_game(game_id: str) -> AscenseurGame:
@@ -146,19 +146,56 @@ def pending_round(game: AscenseurGame) -> RoundRecord | None:
     return None
 
 
+STEPS = ("bids", "tricks")
+
+
+def steps_after(sheet: rules.GameSheet, number: int, step: str) -> list[tuple[int, str]]:
+    """The steps of the game after this one, to the end of the next round: what a phone
+    enters of a whole round with the network down, from wherever it is when the network goes."""
+    steps = [(plan.number, each) for plan in sheet.plans for each in STEPS]
+    at = steps.index((number, step))
+    return steps[at + 1 : at + 1 + (3 if step == "bids" else 2)]
+
+
+def offline_steps(game: AscenseurGame, number: int, step: str) -> list[tuple[str, str]]:
+    """The pages drawn ahead for the steps after this one, each with the address its form
+    is sent to (see static/scorekeeper.js: data-offline-next)."""
+    return [
+        (
+            url_for(".ahead", game_id=game.id, number=later, step=kind),
+            url_for(f".{kind}", game_id=game.id, number=later),
+        )
+        for later, kind in steps_after(game.sheet(), number, step)
+    ]
+
+
 def render_play(
     game: AscenseurGame,
     form: RoundForm | None = None,
     status: int = 200,
     conflict: dict[str, Any] | None = None,
+    ahead: tuple[rules.RoundPlan, str] | None = None,
 ) -> tuple[str, int]:
+    """The round page; or, ``ahead``, a step after the one being played as the phone will
+    enter it with the network down (its bids unknown yet to the server, the standings as they
+    stand now)."""
     sheet = game.sheet()
-    plan = sheet.current
-    pending = pending_round(game)
-    kind = "tricks" if pending else "bids"
+    plan = sheet.current if ahead is None else ahead[0]
+    pending = pending_round(game) if ahead is None else None
+    kind = ("tricks" if pending else "bids") if ahead is None else ahead[1]
     scorer = is_scorer(game.id, game.family)
     both_roles = drawing_for_both_roles()
     sees_forms = scorer or both_roles
+    if ahead is not None:
+        form = round_form(
+            ahead[0],
+            game.names,
+            bids=kind == "bids",
+            tricks=kind == "tricks",
+            trump=kind == "bids" and ahead[0].trump_turned,
+            formdata=None,
+            data={"drawn_from": game.version},
+        )
     if form is None and plan is not None and sees_forms:
         data: dict[str, Any] = {"drawn_from": game.version}
         again = request.args.get("again", "").split("/")
@@ -177,6 +214,11 @@ def render_play(
             data=data,
         )
     variant = sheet.variant
+    context = page_context(
+        game, url_for(".play", game_id=game.id), scorer=sees_forms, conflict=conflict
+    )
+    if ahead is not None:
+        context.update(live_game=None, links=None, undo_form=None)  # drawn for a while ahead
     return render_template(
         "ascenseur/play.html",
         game=game,
@@ -187,9 +229,9 @@ def render_play(
         form=form,
         scorer=scorer,
         both_roles=both_roles,
-        **page_context(
-            game, url_for(".play", game_id=game.id), scorer=sees_forms, conflict=conflict
-        ),
+        **context,
+        ahead=ahead is not None,
+        offline_next=[] if plan is None else offline_steps(game, plan.number, kind),
         house_rules=house_rule_texts(variant, rules.PRESETS[game.preset]),
         preset_name=PRESET_NAMES[game.preset],
         removed=[card_label(card) for card in rules.removed_cards(variant, len(game.players))],
@@ -208,7 +250,21 @@ def play(game_id: str) -> Response | str:
 
     if request.args:  # numbers handed back by "take back": this page is drawn for them alone
         return draw()
-    return kept_page(FAMILY, game_id, draw, for_both_roles=True)
+    return kept_offline(kept_page(FAMILY, game_id, draw, for_both_roles=True))
+
+
+@bp.get("/<game_id>/ahead/<int:number>/<any(bids, tricks):step>")
+def ahead(game_id: str, number: int, step: str) -> Response:
+    """A step after the one being played, drawn for the scorer's phone to keep: with the
+    network down, the phone goes on to it once the step before is kept, and enters a whole
+    round there (RULES.md §1: who deals and how many cards are known from the start). What it
+    enters is sent, in order, once the network is back, and the server checks each step as it
+    arrives."""
+    game = ascenseur_game(game_id)
+    if not is_scorer(game.id, game.family):
+        abort(403)
+    plan = round_plan_or_404(game.sheet(), number)
+    return kept_offline(render_play(game, ahead=(plan, step))[0])
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -47,7 +47,7 @@ from scorekeeper.rules.movements import (
     Place,
     Seating,
 )
-from scorekeeper.serving import kept_page
+from scorekeeper.serving import kept_offline, kept_page
 
 
 def table_or_404(game: ClubSession, table: int, token: str) -> Movement:
@@ -198,10 +198,7 @@ def table_page(game_id: str, table: int, token: str) -> Response | str:
     page = kept_page(
         FAMILY, game_id, draw, table, token, asked, board, opens_the_game=False, part=table
     )
-    # The one page a service worker keeps for the network's outages (static/service-worker.js).
-    answer = make_response(page)
-    answer.headers["Scorekeeper-Offline"] = "keep"
-    return answer
+    return kept_offline(page)
 
 
 def pair_cards(game: ClubSession, seating: Seating | None) -> dict[str, Any]:

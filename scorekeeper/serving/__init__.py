@@ -21,7 +21,7 @@ from flask import Flask
 from scorekeeper.serving import compression, pages, versions
 from scorekeeper.serving.compression import COMPRESSIBLE, accepts_gzip
 from scorekeeper.serving.live import LIVE_PACE, POLL_PATH, LivePoll, poll_response
-from scorekeeper.serving.pages import drawing_for_both_roles, kept_page, per_browser
+from scorekeeper.serving.pages import drawing_for_both_roles, kept_offline, kept_page, per_browser
 from scorekeeper.serving.versions import stored_version
 from scorekeeper.serving.watch import note_counted_elsewhere
 
@@ -32,6 +32,7 @@ __all__ = [
     "accepts_gzip",
     "drawing_for_both_roles",
     "init_app",
+    "kept_offline",
     "kept_page",
     "note_counted_elsewhere",
     "per_browser",

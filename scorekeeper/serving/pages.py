@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from flask import Flask, abort, current_app, g, request, session
+from flask import Flask, abort, current_app, g, make_response, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -345,6 +345,19 @@ def kept_page(
 
     kept = ScorerAndViewer(key(True), key(False), lambda: alike[0]) if both else key(scorer)
     return cached_page(kept, lambda: drawn_outside_a_transaction(drawn))
+
+
+OFFLINE = "Scorekeeper-Offline"
+"""The header marking a page the phone's service worker keeps for the network's outages
+(static/service-worker.js): pages drawn for this phone, which it will need with the network
+down. Every other page is let go."""
+
+
+def kept_offline(page: Response | str) -> Response:
+    """``page``, marked for the phone to keep for when the network is down."""
+    answer = make_response(page)
+    answer.headers[OFFLINE] = "keep"
+    return answer
 
 
 def drawn_outside_a_transaction(draw: Callable[[], str]) -> str:

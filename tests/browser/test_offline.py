@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -317,12 +317,28 @@ def results(app: Flask, table: int, board: int) -> list[tuple[int | None, int]]:
         return [(row.level, row.tricks) for row in rows]  # type: ignore[attr-defined]
 
 
+@pytest.fixture
+def phones(browser: Browser, live_server: str) -> Iterator[Callable[[], Page]]:
+    """Phones of their own, each closed before the server stops: a phone left open polls a
+    server that is stopping, and the test's end then waits on it."""
+    opened: list[Page] = []
+
+    def new() -> Page:
+        opened.append(phone(browser))
+        return opened[-1]
+
+    yield new
+    for page in opened:
+        page.close()
+        page.context.close()
+
+
 def test_table_phones_offline_another_phone_on_the_same_board_and_the_director_closing(
-    served_app: Flask, live_server: str, browser: Browser
+    served_app: Flask, live_server: str, phones: Callable[[], Page]
 ) -> None:
-    director = phone(browser)
+    director = phones()
     links = start_session(director, live_server, "mitchell", 3)
-    first, second, third, beside = (phone(browser) for _ in range(4))
+    first, second, third, beside = (phones() for _ in range(4))
     for page, link in ((first, links[0]), (second, links[1]), (third, links[2])):
         page.goto(link)
     beside.goto(links[0])  # a second phone at table 1
