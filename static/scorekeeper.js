@@ -354,6 +354,7 @@ const TRY_AGAIN_AFTER = [1000, 2000, 5000, 10000, 15000]; // ms, then the last a
 // An entry the server keeps failing on (its error, not the network's) is held after this many
 // tries, for whoever holds the phone to send again later or forget: the rest wait behind it.
 const HELD_AFTER_FAILURES = 5; // about 20 s of its errors
+const held = (entry) => (entry.failures || 0) >= HELD_AFTER_FAILURES;
 const SAY_SENDING_AFTER = 800; // ms: a quick answer shows no "sending" at all
 
 const kept = {
@@ -498,7 +499,7 @@ function showKept({ sending = false } = {}) {
   }
   // Forget: the entries the page names as held (no answer said it was entered, the server
   // failing on it), or every one kept where none is held.
-  const buttons = ({ send, held = [] }) => {
+  const buttons = ({ send, forgetting = [] }) => {
     const row = line("", "buttons");
     if (send) {
       const again = document.createElement("button");
@@ -506,7 +507,7 @@ function showKept({ sending = false } = {}) {
       again.className = "primary";
       again.textContent = kept.texts.sendNow;
       again.addEventListener("click", () => {
-        keepEntries(keptEntries().map(({ resubmitted, failures, held: wasHeld, ...entry }) => entry));
+        keepEntries(keptEntries().map(({ resubmitted, failures, ...entry }) => entry));
         kept.tries = 0;
         pause(false);
         flushKept();
@@ -515,11 +516,12 @@ function showKept({ sending = false } = {}) {
     }
     const forget = document.createElement("button");
     forget.type = "button";
-    const tokens = new Set(held.map((entry) => entry.token));
-    forget.textContent = held.length ? kept.texts.forgetHeld : kept.texts.forget;
+    const tokens = new Set(forgetting.map((entry) => entry.token));
+    forget.textContent = forgetting.length ? kept.texts.forgetHeld : kept.texts.forget;
     forget.addEventListener("click", () => {
       if (forget.dataset.sure) {
-        const rest = held.length ? keptEntries().filter((entry) => !tokens.has(entry.token)) : [];
+        const rest = forgetting.length
+          ? keptEntries().filter((entry) => !tokens.has(entry.token)) : [];
         keepEntries(rest);
         pause(false);
         if (rest.length) flushKept();
@@ -527,18 +529,18 @@ function showKept({ sending = false } = {}) {
         return;
       }
       forget.dataset.sure = "1";
-      forget.textContent = held.length ? kept.texts.forgetHeldSure : kept.texts.forgetSure;
+      forget.textContent = forgetting.length ? kept.texts.forgetHeldSure : kept.texts.forgetSure;
     });
     row.append(forget);
   };
   if (entries.length && paused()) {
     const unanswered = entries.filter((entry) => entry.resubmitted);
     if (unanswered.length) line(said(kept.texts.unanswered, unanswered), "error");
-    const failed = entries.filter((entry) => entry.held && !entry.resubmitted);
+    const failed = entries.filter((entry) => held(entry) && !entry.resubmitted);
     if (failed.length) line(said(kept.texts.held, failed), "error");
-    const waiting = entries.filter((entry) => !entry.resubmitted && !entry.held);
+    const waiting = entries.filter((entry) => !entry.resubmitted && !held(entry));
     if (waiting.length) line(said(kept.texts.waiting, waiting));
-    buttons({ send: true, held: [...unanswered, ...failed] });
+    buttons({ send: true, forgetting: [...unanswered, ...failed] });
   } else if (entries.length) {
     const failing = entries.filter((entry) => entry.failing);
     if (sending) line(said(kept.texts.sending, entries));
@@ -672,7 +674,7 @@ async function flushKept() {
   const renewing = setInterval(takeLease, LEASE_RENEWED_EVERY);
   try {
     for (let entry = keptEntries()[0]; entry; entry = keptEntries()[0]) {
-      if (entry.resubmitted || entry.held) {
+      if (entry.resubmitted || held(entry)) {
         // Sent once as the browser sends it, and the page that came back did not say it was
         // taken (a proxy's page, a page of another site), or failing again and again on the
         // server: the phone's holder decides.
@@ -689,9 +691,8 @@ async function flushKept() {
         kept.tries += 1;
         if (answer) entry.failures = (entry.failures || 0) + 1;
         entry.failing = Boolean(answer);
-        entry.held = entry.failures >= HELD_AFTER_FAILURES;
         keepEntry(entry);
-        if (entry.held) {
+        if (held(entry)) {
           pause(true);
           break;
         }
@@ -770,7 +771,7 @@ function sendFromHere(form) {
     if (same) {
       // Sent again unchanged while the first waits: the first, with its token (it may have
       // arrived already, its answer lost), tried again now.
-      const { resubmitted, failing, failures, held, ...first } = entries[before];
+      const { resubmitted, failing, failures, ...first } = entries[before];
       entries[before] = first;
     } else if (before >= 0 && kept.sending !== entries[before].token) {
       entries[before] = entry; // changed while the first waits: in its place

@@ -157,7 +157,9 @@ def steps_after(sheet: rules.GameSheet, number: int, step: str) -> list[tuple[in
     return steps[at + 1 : at + 1 + (3 if step == "bids" else 2)]
 
 
-def offline_steps(game: AscenseurGame, number: int, step: str) -> list[tuple[str, str]]:
+def offline_steps(
+    game: AscenseurGame, sheet: rules.GameSheet, number: int, step: str
+) -> list[tuple[str, str]]:
     """The pages drawn ahead for the steps after this one, each with the address its form
     is sent to (see static/scorekeeper.js: data-offline-next)."""
     return [
@@ -165,7 +167,7 @@ def offline_steps(game: AscenseurGame, number: int, step: str) -> list[tuple[str
             url_for(".ahead", game_id=game.id, number=later, step=kind),
             url_for(f".{kind}", game_id=game.id, number=later),
         )
-        for later, kind in steps_after(game.sheet(), number, step)
+        for later, kind in steps_after(sheet, number, step)
     ]
 
 
@@ -174,42 +176,34 @@ def render_play(
     form: RoundForm | None = None,
     status: int = 200,
     conflict: dict[str, Any] | None = None,
-    ahead: tuple[rules.RoundPlan, str] | None = None,
+    ahead: tuple[int, str] | None = None,
 ) -> tuple[str, int]:
-    """The round page; or, ``ahead``, a step after the one being played as the phone will
-    enter it with the network down (its bids unknown yet to the server, the standings as they
-    stand now)."""
+    """The round page; or, ``ahead`` (a round's number and step), a step after the one being
+    played as the phone will enter it with the network down (its bids unknown yet to the
+    server, the standings as they stand now)."""
     sheet = game.sheet()
-    plan = sheet.current if ahead is None else ahead[0]
-    pending = pending_round(game) if ahead is None else None
-    kind = ("tricks" if pending else "bids") if ahead is None else ahead[1]
+    if ahead is None:
+        plan, pending = sheet.current, pending_round(game)
+        kind = "tricks" if pending else "bids"
+    else:
+        plan, pending, kind = round_plan_or_404(sheet, ahead[0]), None, ahead[1]
     scorer = is_scorer(game.id, game.family)
     both_roles = drawing_for_both_roles()
     sees_forms = scorer or both_roles
-    if ahead is not None:
-        form = round_form(
-            ahead[0],
-            game.names,
-            bids=kind == "bids",
-            tricks=kind == "tricks",
-            trump=kind == "bids" and ahead[0].trump_turned,
-            formdata=None,
-            data={"drawn_from": game.version},
-        )
     if form is None and plan is not None and sees_forms:
         data: dict[str, Any] = {"drawn_from": game.version}
         again = request.args.get("again", "").split("/")
         if len(again) == len(game.players) and all(re.fullmatch("[0-9]{1,3}", v) for v in again):
-            prefix = "tricks" if pending else "bid"
+            prefix = "bid" if kind == "bids" else "tricks"
             data.update({f"{prefix}_{seat}": int(value) for seat, value in enumerate(again)})
-            if not pending and request.args.get("trump") in set(Suit):
+            if kind == "bids" and request.args.get("trump") in set(Suit):
                 data["trump"] = request.args["trump"]
         form = round_form(
             plan,
             game.names,
-            bids=not pending,
-            tricks=bool(pending),
-            trump=not pending and plan.trump_turned,
+            bids=kind == "bids",
+            tricks=kind == "tricks",
+            trump=kind == "bids" and plan.trump_turned,
             formdata=None,
             data=data,
         )
@@ -231,7 +225,7 @@ def render_play(
         both_roles=both_roles,
         **context,
         ahead=ahead is not None,
-        offline_next=[] if plan is None else offline_steps(game, plan.number, kind),
+        offline_next=[] if plan is None else offline_steps(game, sheet, plan.number, kind),
         house_rules=house_rule_texts(variant, rules.PRESETS[game.preset]),
         preset_name=PRESET_NAMES[game.preset],
         removed=[card_label(card) for card in rules.removed_cards(variant, len(game.players))],
@@ -263,8 +257,7 @@ def ahead(game_id: str, number: int, step: str) -> Response:
     game = ascenseur_game(game_id)
     if not is_scorer(game.id, game.family):
         abort(403)
-    plan = round_plan_or_404(game.sheet(), number)
-    return kept_offline(render_play(game, ahead=(plan, step))[0])
+    return kept_offline(render_play(game, ahead=(number, step))[0])
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:

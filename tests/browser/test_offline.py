@@ -194,20 +194,27 @@ def test_a_round_sent_while_the_server_restarts_arrives_once_it_is_back(
         assert tricks_entered(served_app, 1) == 1
 
 
+def failing_sends(page: Page, times: int | None = None) -> list[str]:
+    """Round 1's tricks sent to a server failing on them (500), ``times`` times or every
+    time; the sends it failed on, as they come."""
+    failed: list[str] = []
+
+    def failing(route: Route) -> None:
+        if route.request.method == "POST" and (times is None or len(failed) < times):
+            failed.append(route.request.url)
+            route.fulfill(status=500, body="Internal Server Error")
+        else:
+            route.continue_()
+
+    page.route("**/rounds/1/tricks", failing)
+    return failed
+
+
 def test_an_entry_the_server_fails_on_is_kept_and_sent_again_until_it_is_taken(
     served_app: Flask, live_server: str, browser: Browser
 ) -> None:
     with round_one_tricks_asked(browser, live_server) as (page, taps):
-        failed: list[str] = []
-
-        def failing(route: Route) -> None:
-            if route.request.method == "POST" and len(failed) < 2:
-                failed.append(route.request.url)
-                route.fulfill(status=500, body="Internal Server Error")
-            else:
-                route.continue_()
-
-        page.route("**/rounds/1/tricks", failing)
+        failed = failing_sends(page, times=2)
         taps.number("Bruno", 1)
         taps.confirm("tricks")
         expect(kept_note(page)).to_contain_text(
@@ -222,13 +229,7 @@ def test_an_entry_the_server_keeps_failing_on_is_held_for_the_phone_to_send_agai
     served_app: Flask, live_server: str, browser: Browser
 ) -> None:
     with round_one_tricks_asked(browser, live_server) as (page, taps):
-        failed: list[str] = []
-
-        def failing(route: Route) -> None:
-            failed.append(route.request.url)
-            route.fulfill(status=500, body="Internal Server Error")
-
-        page.route("**/rounds/1/tricks", failing)
+        failed = failing_sends(page)
         taps.number("Bruno", 1)
         taps.confirm("tricks")
         expect(kept_note(page)).to_contain_text(
