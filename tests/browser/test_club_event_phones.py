@@ -44,6 +44,15 @@ def go(page: Page, url: str) -> Response | None:
         return page.goto(url)
 
 
+def to_event_ranking(page: Page, section: str) -> None:
+    """The player follows the section page's link to the event's ranking, and the ranking is
+    loaded before it is read: the click alone returns while the section page is still shown."""
+    go(page, section)
+    page.get_by_role("link", name="The event's ranking, every club").click()
+    page.wait_for_url(section + "/field")
+    page.wait_for_load_state()
+
+
 def new_phone(browser: Browser) -> Page:
     return browser.new_context(viewport=PHONE, locale="en-GB").new_page()
 
@@ -113,8 +122,7 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
 
     # Nantes has not begun: its table phones and players see nothing of Lyon's boards.
     player = new_phone(browser)
-    go(player, nantes_section)
-    player.get_by_role("link", name="The event's ranking, every club").click()
+    to_event_ranking(player, nantes_section)
     expect(player.get_by_text("No result yet.").first).to_be_visible()
     expect(player.get_by_text("Lyon")).to_have_count(0)
     go(player, nantes_links[0] + "/travellers")
@@ -158,8 +166,7 @@ def test_three_clubs_one_uploading_rank_as_one_field_and_a_later_club_sees_nothi
     expect(organiser.get_by_text("The event is closed: no club joins it any more.")).to_be_visible()
     answer = go(player, lyon_section + "/hands/print")
     assert answer is not None and answer.status == 200
-    go(player, nantes_section)
-    player.get_by_role("link", name="The event's ranking, every club").click()
+    to_event_ranking(player, nantes_section)
     assert event_rows(player.content()) == shown
     for phone in (organiser, lyon, nantes, tables, player, rennes):
         # The page first, then its context: a context closed with its page still open once

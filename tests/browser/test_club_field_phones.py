@@ -84,7 +84,11 @@ def test_two_sections_entered_on_phones_rank_across_the_field(
     director.screenshot(path=str(Path(ARTIFACTS) / "club-field-360.png"), full_page=True)
     # A section's own page ranks its pairs by the same figures.
     director.get_by_role("link", name="Section B", exact=True).click()
-    for _place, pair, pct in ranking_rows(director.content()):
+    director.wait_for_url(lambda url: url != field_url)
+    director.wait_for_load_state()
+    section_rows = ranking_rows(director.content())
+    assert len(section_rows) == len([pair for pair in expected if pair[0] == "B"])
+    for _place, pair, pct in section_rows:
         direction, number = pair.split(" ")
         assert pct == two_places(expected[("B", direction, int(number))])
     for phone in phones.values():
