@@ -12,8 +12,8 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.bridge import bp
-from scorekeeper.bridge.evening import Evening, score_evening
-from scorekeeper.bridge.family import FAMILY, CorrectionKind, deal_code
+from scorekeeper.bridge.evening import Evening, Round, score_evening
+from scorekeeper.bridge.family import FAMILY, CorrectionKind, deal_code, partners_label
 from scorekeeper.bridge.forms import RESULTS, SEATS, DealForm, SeatingForm, SetupForm, choices
 from scorekeeper.bridge.labels import deal_text, rule_message
 from scorekeeper.bridge.models import BridgeGame, DealRecord, SeatingRecord
@@ -25,6 +25,7 @@ from scorekeeper.games.routes import add_entry_routes
 from scorekeeper.games.views import new_game_form
 from scorekeeper.games.writes import Outcome, as_it_stands, game_page, write_entry
 from scorekeeper.limits import new_games_limit
+from scorekeeper.rules.bridge import Side
 from scorekeeper.serving import kept_page
 
 
@@ -236,26 +237,97 @@ def next_number(game: BridgeGame) -> int:
 
 @bp.post("/<game_id>/seating")
 def next_rubber(game_id: str) -> Outcome:
-    """Start the next rubber or wheel, with the seats as the table cut them."""
+    """Start the next rubber or wheel, with the seats as the table cut them; or, sent with
+    ``instead``, seat the rubber another phone began (no deal played in it yet) as this one
+    asked."""
 
     def change(game: BridgeGame) -> Outcome | None:
         evening = score_evening(game)
-        if not evening.current.finished:
-            as_it_stands()  # sent twice: the next rubber has begun
-            return game_page(game)
-        form = seating_form(game, evening, formdata=request.form)
-        action = request.form.get("action", "")
-        pairings = partnerships(evening.current.seating)
-        if action in pairings:
-            seats = pairings[action]
-        elif not form.check(len(game.players)):
-            return render_pad(game, status=422, evening=evening, seating=form)
+        current = evening.current
+        replacing = (
+            request.form.get("instead", "") == str(current.number)
+            and len(evening.rounds) > 1
+            and not current.records
+        )
+        after = evening.rounds[-2] if replacing else current
+        if not current.finished and not replacing:
+            return begun_already(game, evening)
+        seats = asked_seats(game, evening, after)
+        if isinstance(seats, tuple):
+            return seats
+        if replacing:
+            current.seating.seats = dict(seats)
         else:
-            seats = form.seats()
-        game.seatings.append(SeatingRecord(number=evening.current.number + 1, seats=dict(seats)))
+            game.seatings.append(SeatingRecord(number=current.number + 1, seats=dict(seats)))
         return None
 
     return write_entry(lambda: scorers_game(game_id, BridgeGame), change)
+
+
+def asked_seats(
+    game: BridgeGame, evening: Evening, after: Round
+) -> dict[str, int] | tuple[str, int]:
+    """The seats the form asks for after the rubber ``after``: one of its three pairings, or
+    each seat as chosen; the pad with what is wrong when the choice is not four players."""
+    form = seating_form(game, evening, formdata=request.form)
+    action = request.form.get("action", "")
+    pairings = partnerships(after.seating)
+    if action in pairings:
+        return pairings[action]
+    if not form.check(len(game.players)):
+        return render_pad(game, status=422, evening=evening, seating=form)
+    return form.seats()
+
+
+def begun_already(game: BridgeGame, evening: Evening) -> Outcome:
+    """A seating sent while a rubber is in progress. Sent twice, or by two phones alike: the
+    rubber it asked for has begun with those seats, and that is what the game holds. Begun by
+    another phone with other seats: both shown, with one tap to seat this phone's choice while
+    no deal is played in it. A rubber not over (a deal deleted since): refused."""
+    current = evening.current
+    if len(evening.rounds) < 2:
+        flash(_("This rubber is not over: the next one is seated when it is."), "error")
+        return render_pad(game, status=409, evening=evening)
+    before = evening.rounds[-2]
+    action = request.form.get("action", "")
+    pairings = partnerships(before.seating)
+    if action in pairings:
+        asked: dict[str, int] | None = pairings[action]
+    else:
+        form = seating_form(game, evening, formdata=request.form)
+        asked = form.seats() if form.check(len(game.players)) else None
+    if asked == {seat: int(player) for seat, player in current.seating.seats.items()}:
+        as_it_stands()
+        return game_page(game)
+    label = (
+        _("Chicago wheel %(number)d", number=current.number)
+        if game.chicago
+        else _("Rubber %(number)d", number=current.number)
+    )
+    conflict: dict[str, Any] = {
+        "title": _("%(entry)s was begun on another phone", entry=label),
+        "theirs": seated(game, current.seating),
+        "mine": seated(game, SeatingRecord(number=current.number, seats=asked)) if asked else None,
+        "keep": _("Keep theirs"),
+    }
+    if asked and not current.records:
+        conflict["action"] = url_for(".next_rubber", game_id=game.id)
+        conflict["hidden"] = {
+            "instead": current.number,
+            **{name: asked[seat.value] for name, seat in zip(SEAT_FIELDS, SEATS, strict=True)},
+        }
+        conflict["put"] = _("Seat mine instead")
+    return render_pad(game, status=409, evening=evening, conflict=conflict)
+
+
+SEAT_FIELDS = ("north", "east", "south", "west")
+
+
+def seated(game: BridgeGame, seating: SeatingRecord) -> list[tuple[str, str]]:
+    return [
+        (_("North-South"), partners_label(game, seating, Side.NS)),
+        (_("East-West"), partners_label(game, seating, Side.EW)),
+    ]
 
 
 def partnerships(seating: SeatingRecord) -> dict[str, dict[str, int]]:

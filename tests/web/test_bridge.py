@@ -269,6 +269,62 @@ def test_the_next_rubber_asks_who_sits_where_and_keeps_the_players_totals(
     assert "Chloé &amp; Denis win by 920." in page
 
 
+def test_the_next_rubber_sent_again_is_taken_as_begun_only_with_the_seats_it_asked(
+    evening: Evening, app: Flask
+) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "4S", "N", 0)
+    fields = evening.fields()  # both phones drew the seating form from the same page
+    swapped = {"action": "change", "north": "0", "east": "2", "south": "1", "west": "3"}
+    first = evening.client.post(f"{evening.url}/seating", data={**fields, **swapped})
+    assert first.status_code == 302
+    # The same seats again (a second phone, or a form sent twice): the game holds it already.
+    again = evening.client.post(f"{evening.url}/seating", data={**fields, **swapped})
+    assert again.status_code == 302
+    # Other seats: both shown, theirs kept unless this phone seats its own.
+    other = evening.client.post(f"{evening.url}/seating", data={**fields, "action": "same"})
+    page = text(other)
+    assert other.status_code == 409
+    assert "Rubber 2 was begun on another phone" in page
+    assert "Anne &amp; Chloé" in page and "Anne &amp; Bruno" in page  # mine, then theirs
+    assert "Seat mine instead" in page
+    with app.app_context():
+        assert [s.seats for s in evening.game(app).seatings][1] == {"N": 0, "E": 2, "S": 1, "W": 3}
+    instead = evening.client.post(
+        f"{evening.url}/seating",
+        data={
+            **evening.fields(),
+            "instead": "2",
+            "north": "0",
+            "east": "1",
+            "south": "2",
+            "west": "3",
+        },
+    )
+    assert instead.status_code == 302
+    with app.app_context():
+        seatings = evening.game(app).seatings
+        assert len(seatings) == 2 and seatings[1].seats == {"N": 0, "E": 1, "S": 2, "W": 3}
+    # Once a deal is played in it, the rubber's seats are the table's: theirs can only be kept.
+    evening.played(3, "2H", "E", 0)
+    late = evening.client.post(f"{evening.url}/seating", data={**fields, **swapped})
+    assert late.status_code == 409 and "Seat mine instead" not in text(late)
+    stale = evening.client.post(
+        f"{evening.url}/seating",
+        data={
+            **evening.fields(),
+            "instead": "2",
+            "north": "0",
+            "east": "2",
+            "south": "1",
+            "west": "3",
+        },
+    )
+    assert stale.status_code == 409
+    with app.app_context():
+        assert evening.game(app).seatings[1].seats == {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
 def test_chicago_scores_its_four_deals_as_the_engine_does(client: FlaskClient, app: Flask) -> None:
     table = Evening(client)
     table.start(form="chicago", first_dealer="E")
