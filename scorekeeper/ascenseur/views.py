@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.ascenseur import bp
-from scorekeeper.ascenseur.family import FAMILY, round_text
+from scorekeeper.ascenseur.family import FAMILY, round_text, suit_symbol
 from scorekeeper.ascenseur.forms import RoundForm, SetupForm, options, round_form
 from scorekeeper.ascenseur.labels import (
     PRESET_DESCRIPTIONS,
@@ -177,11 +177,12 @@ def render_play(
     status: int = 200,
     conflict: dict[str, Any] | None = None,
     ahead: tuple[int, str] | None = None,
+    sheet: rules.GameSheet | None = None,
 ) -> tuple[str, int]:
     """The round page; or, ``ahead`` (a round's number and step), a step after the one being
     played as the phone will enter it with the network down (its bids unknown yet to the
-    server, the standings as they stand now)."""
-    sheet = game.sheet()
+    server, the standings as they stand now). ``sheet``: the game scored already."""
+    sheet = sheet or game.sheet()
     if ahead is None:
         plan, pending = sheet.current, pending_round(game)
         kind = "tricks" if pending else "bids"
@@ -257,7 +258,14 @@ def ahead(game_id: str, number: int, step: str) -> Response:
     game = ascenseur_game(game_id)
     if not is_scorer(game.id, game.family):
         abort(403)
-    return kept_offline(render_play(game, ahead=(number, step))[0])
+    # Only the steps ahead of the one being played: a round played, or one further on, is
+    # no page to keep (and its kept copy, answered so, is let go).
+    sheet = game.sheet()
+    now = sheet.current
+    step_now = "tricks" if pending_round(game) else "bids"
+    if now is None or (number, step) not in steps_after(sheet, now.number, step_now):
+        abort(404)
+    return kept_offline(render_play(game, ahead=(number, step), sheet=sheet)[0])
 
 
 def attach_errors(form: RoundForm, kind: str, errors: tuple[rules.RoundError, ...]) -> bool:
@@ -414,10 +422,15 @@ class Bids(Rounds):
         return RoundRecord(number=key)
 
     def code(self, entry: RoundRecord) -> str:
-        return "/".join(map(str, entry.bids))
+        """The bids, and the trump suit noted with them: the same bids under another trump are
+        another entry."""
+        bids = "/".join(map(str, entry.bids))
+        return f"{bids} {entry.trump}" if entry.trump else bids
 
     def shown(self, game: AscenseurGame, key: int, entry: RoundRecord) -> list[tuple[str, str]]:
-        return [(name, str(value)) for name, value in zip(game.names, entry.bids, strict=True)]
+        bids = [(name, str(value)) for name, value in zip(game.names, entry.bids, strict=True)]
+        trump = suit_symbol(entry.trump)
+        return [*bids, (_("Trump"), trump)] if trump else bids
 
     def corrects(self) -> EntryKind[AscenseurGame, Any]:
         return ROUNDS
@@ -425,8 +438,8 @@ class Bids(Rounds):
     def replacement(
         self, game: AscenseurGame, key: int, theirs: RoundRecord, mine: RoundRecord
     ) -> dict[str, str]:
-        """The round as stored, with this phone's numbers for this step."""
-        both = RoundRecord(bids=mine.bids, tricks=theirs.tricks, trump=theirs.trump)
+        """The round as stored, with this phone's bids and trump suit."""
+        both = RoundRecord(bids=mine.bids, tricks=theirs.tricks, trump=mine.trump)
         return {name: str(value) for name, value in ROUNDS.form_data(game, both).items()}
 
 

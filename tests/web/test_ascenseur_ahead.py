@@ -109,6 +109,11 @@ def test_the_steps_drawn_ahead_are_entered_as_the_live_pages_would_be(
     ahead = html.unescape(kept.group(1)).split()
     expected = steps[at + 1 : at + 1 + (2 if on_tricks else 3)]
     assert ahead == [f"{offline_url}/ahead/{plan.number}/{step}" for plan, step in expected], ahead
+    # Every other step of the game, played or further on, is no page to keep.
+    for plan, step in steps:
+        address = f"{offline_url}/ahead/{plan.number}/{step}"
+        if address not in ahead:
+            assert client.get(address).status_code == 404, address
     drawn = {address: client.get(address) for address in ahead}
     assert all(answer.headers["Scorekeeper-Offline"] == "keep" for answer in drawn.values())
     pages = {address: text(answer) for address, answer in drawn.items()}
@@ -150,3 +155,17 @@ def test_the_steps_ahead_are_the_scorers_alone_and_not_followed_live(
     page = text(viewer.get(game))
     assert "data-keep-pages" not in page and "data-offline-next" not in page
     assert viewer.get(f"{game}/ahead/1/tricks").status_code == 403
+
+
+def test_a_game_played_to_its_end_has_no_step_ahead(app: Flask, client: FlaskClient) -> None:
+    table = Table(client)
+    game = table.start("ascenseur", ("Anne", "Bruno", "Chloé"))
+    draw = random.Random(7)
+    schedule = plans(app, game)
+    for plan in schedule:
+        assert table.bids(plan.number, numbers(plan, "bids", draw)).status_code == 302
+        assert table.tricks(plan.number, numbers(plan, "tricks", draw)).status_code == 302
+    assert "data-keep-pages" not in text(client.get(game))
+    for plan in schedule:
+        for step in ("bids", "tricks"):
+            assert client.get(f"{game}/ahead/{plan.number}/{step}").status_code == 404

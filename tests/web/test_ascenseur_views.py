@@ -333,6 +333,32 @@ def test_bids_entered_on_two_phones_are_shown_side_by_side(table: Table, app: Fl
     assert "Chloé&#39;s bid 0 → 1" in text(table.client.get(table.game_url))
 
 
+def test_the_same_bids_under_another_trump_are_another_phones_entry(
+    table: Table, app: Flask
+) -> None:
+    table.start("ascenseur", FOUR)
+    mine = table.round_data("bid", (1, 1, 0, 0))  # drawn before the other phone's entry
+    assert table.bids(1, (1, 1, 0, 0), trump="H").status_code == 302  # the other phone
+    same = table.client.post(f"{table.game_url}/rounds/1/bids", data={**mine, "trump": "H"})
+    assert same.status_code == 302  # the same entry again: the game holds it already
+    response = table.client.post(f"{table.game_url}/rounds/1/bids", data={**mine, "trump": "S"})
+    page = text(response)
+    assert response.status_code == 409
+    assert "Round 1 was entered on another phone" in page
+    assert re.search(r"There:.*Trump <strong>♥</strong>", page)
+    assert re.search(r"Yours:.*Trump <strong>♠</strong>", page)
+    with app.app_context():
+        assert db.session.scalars(sqlalchemy.select(RoundRecord.trump)).all() == ["H"]
+    # One tap puts mine instead, its trump with it.
+    form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page))
+    form["csrf_token"] = TOKEN.findall(page)[-1]
+    form["drawn_from"] = html.unescape(form["drawn_from"])
+    assert table.client.post(f"{table.game_url}/rounds/1/edit", data=form).status_code == 302
+    with app.app_context():
+        assert db.session.scalars(sqlalchemy.select(RoundRecord.trump)).all() == ["S"]
+    assert "trump ♥ → ♠" in text(table.client.get(table.game_url))
+
+
 def test_a_correction_over_another_phones_correction_keeps_both(table: Table, app: Flask) -> None:
     table.start("ascenseur", FOUR)
     table.play(1, (1, 1, 0, 0), (0, 1, 0, 0))
