@@ -249,7 +249,8 @@ def keep_token(token: str, row: Any, after: Response, at: tuple[int, int | None]
         SentForm(
             token=token,
             game_id=row.id if isinstance(row, Game) else None,
-            circle_id=None if isinstance(row, Game) else row.id,  # a circle's own row
+            # A circle's own change, at its address (a person's page, at theirs, keeps none).
+            circle_id=None if isinstance(row, Game) else (request.view_args or {}).get("circle_id"),
             location=str(after.headers.get("Location", "/"))[:500],
             kept_for=min(seconds, KEPT_AT_MOST),
             number=number,
