@@ -347,6 +347,7 @@ function enhanceSetup(form) {
 const KEPT = "scorekeeper.kept";
 const KEPT_PAUSED = "scorekeeper.kept.paused"; // an answer is on show: the rest wait for it
 const KEPT_LEASE = "scorekeeper.kept.lease"; // the tab sending them (one at a time, in order)
+const KEPT_REFUSED = "scorekeeper.kept.refused"; // an entry refused, until its page is read
 const LEASE_FOR = 6000; // ms: renewed while sending, so that a tab closed mid-send soon lets go
 const LEASE_RENEWED_EVERY = 2000; // ms
 const ANSWER_WITHIN = 20000; // ms a send waits for an answer before it is tried again
@@ -365,7 +366,7 @@ const kept = {
   tries: 0,
   timer: null,
   arrived: [],
-  refused: null, // { entry, location }: not entered, and the page that says why not shown
+  refused: null, // { entry, location } where the phone's storage refuses it (keptRefused)
   touchedAt: 0, // when this page's fields were last changed
 };
 
@@ -428,6 +429,21 @@ function storedFlag(name, on) {
   return on;
 }
 const paused = () => Boolean(storedFlag(KEPT_PAUSED));
+
+// An entry the server refused, and the page that says why, not read yet: kept on the phone
+// (a reload, the browser closed) until that page is shown or another entry is made.
+function keptRefused() {
+  try {
+    return JSON.parse(storedFlag(KEPT_REFUSED) || "null") || kept.refused;
+  } catch (error) {
+    return kept.refused;
+  }
+}
+
+function keepRefused(refusal) {
+  const stored = storedFlag(KEPT_REFUSED, refusal ? JSON.stringify(refusal) : "");
+  kept.refused = refusal && stored === null ? refusal : null; // the storage refused it
+}
 const pause = (on) => storedFlag(KEPT_PAUSED, on ? "1" : "");
 
 function takeLease() {
@@ -466,7 +482,8 @@ const said = (text, entries) => (text || "").replace("{entries}",
 function showKept({ sending = false } = {}) {
   const entries = keptEntries();
   let note = document.getElementById("kept-note");
-  if (!entries.length && !kept.arrived.length && !kept.refused) {
+  const refused = keptRefused();
+  if (!entries.length && !kept.arrived.length && !refused) {
     if (note) note.remove();
     return;
   }
@@ -488,12 +505,12 @@ function showKept({ sending = false } = {}) {
     return p;
   };
   if (kept.arrived.length) line(said(kept.texts.arrived, kept.arrived), "arrived");
-  if (kept.refused) {
+  if (refused) {
     // Refused while this phone was on another page, or typing: the page that says why is one
     // tap away, and the server keeps its message for it.
-    const refusal = line(said(kept.texts.refused, [kept.refused.entry]) + " ", "error");
+    const refusal = line(said(kept.texts.refused, [refused.entry]) + " ", "error");
     const why = document.createElement("a");
-    why.href = kept.refused.location;
+    why.href = refused.location;
     why.textContent = kept.texts.why;
     refusal.append(why);
   }
@@ -575,7 +592,13 @@ async function deliver(entry) {
     return null;
   }
   if (notAnswered(response)) {
-    return [502, 503, 504].includes(response.status) ? null : { failing: true };
+    if ([502, 503, 504].includes(response.status)) return null;
+    // Busy (429, or Retry-After): tried again later, and not counted as the entry failing.
+    if (response.status === 429 || response.headers.has("Retry-After")) {
+      const seconds = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+      return { busy: true, after: seconds >= 0 ? Math.min(seconds, 60) * 1000 : null };
+    }
+    return { failing: true };
   }
   if (response.status === 204) {
     return {
@@ -654,9 +677,9 @@ async function goOnOffline() {
   }
 }
 
-function laterKept() {
+function laterKept(after = null) {
   clearTimeout(kept.timer);
-  const wait = TRY_AGAIN_AFTER[Math.min(kept.tries, TRY_AGAIN_AFTER.length - 1)];
+  const wait = after ?? TRY_AGAIN_AFTER[Math.min(kept.tries, TRY_AGAIN_AFTER.length - 1)];
   kept.timer = setTimeout(flushKept, wait);
 }
 
@@ -687,16 +710,16 @@ async function flushKept() {
       saying = setTimeout(() => showKept({ sending: true }), SAY_SENDING_AFTER);
       const answer = await deliver(entry);
       takeLease();
-      if (answer === null || answer.failing) {
+      if (answer === null || answer.failing || answer.busy) {
         kept.tries += 1;
-        if (answer) entry.failures = (entry.failures || 0) + 1;
-        entry.failing = Boolean(answer);
+        if (answer && answer.failing) entry.failures = (entry.failures || 0) + 1;
+        entry.failing = Boolean(answer && answer.failing);
         keepEntry(entry);
         if (held(entry)) {
           pause(true);
           break;
         }
-        laterKept();
+        laterKept(answer && answer.busy ? answer.after : null);
         if (answer === null) goOnOffline();
         break;
       }
@@ -715,7 +738,7 @@ async function flushKept() {
         // on, nothing typed there since; elsewhere the page says so, with the way there.
         pause(keptEntries().length > 0);
         if (madeHereUntouched(entry) && goOnTo(answer.location)) return;
-        kept.refused = { entry, location: answer.location };
+        keepRefused({ entry: { label: entry.label }, location: answer.location });
         showKept();
         return;
       }
@@ -737,13 +760,17 @@ async function flushKept() {
   showKept();
 }
 
+function samePage(address, other) {
+  const one = new URL(address, window.location.href);
+  const two = new URL(other, window.location.href);
+  one.hash = "";
+  two.hash = "";
+  return one.href === two.href;
+}
+
 // Whether the phone is on the page an entry was made on, nothing typed there since.
 function madeHereUntouched(entry) {
-  const from = new URL(entry.from, window.location.href);
-  const here = new URL(window.location.href);
-  from.hash = "";
-  here.hash = "";
-  return from.href === here.href && kept.touchedAt <= entry.keptAt;
+  return samePage(entry.from, window.location.href) && kept.touchedAt <= entry.keptAt;
 }
 
 function sendFromHere(form) {
@@ -781,7 +808,7 @@ function sendFromHere(form) {
       entries.push(entry);
     }
     pause(false);
-    kept.refused = null;
+    keepRefused(null);
     keepEntries(entries);
     form.dataset.keptToken = same ? entries[before].token : entry.token;
     flushKept();
@@ -821,6 +848,8 @@ function keepForms(body) {
   } catch (error) {
     kept.texts = {};
   }
+  const refused = keptRefused();
+  if (refused && samePage(refused.location, window.location.href)) keepRefused(null); // read
   if (body.dataset.answered) {
     const rest = keptEntries().filter((entry) => entry.token !== body.dataset.answered);
     keepEntries(rest);
@@ -839,7 +868,7 @@ function keepForms(body) {
   window.addEventListener("online", flushKept);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) flushKept(); });
   window.addEventListener("storage", (event) => {
-    if (event.key === KEPT || event.key === KEPT_PAUSED) showKept();
+    if ([KEPT, KEPT_PAUSED, KEPT_REFUSED].includes(event.key)) showKept();
   });
   window.addEventListener("pageshow", (event) => { if (event.persisted) flushKept(); });
   window.addEventListener("pagehide", releaseLease);

@@ -40,12 +40,17 @@ self.addEventListener("activate", (event) => {
 const isPage = (response) => response.ok && response.type === "basic"
   && response.headers.get("Scorekeeper-Offline") === "keep";
 
-// The app's answer says whether its copy stays: a page to keep is kept as given; any other
-// (the link no longer the table's: 403, 404; a page not to keep) lets the copy go. An error of
-// the app's (5xx) says nothing of the page: its copy stays.
+// The app's answer says whether its copy stays: a page to keep is kept as given; the app's
+// word that it is no longer the phone's (403, 404, 410: the link no longer the table's) or a
+// page of its own not to keep lets the copy go. Any other answer says nothing of the page and
+// its copy stays: an error (5xx), a redirect (seen here only as opaque), a proxy's "too many".
+const GONE = [403, 404, 410];
+const letsGo = (response) => response.type === "basic"
+  && (GONE.includes(response.status) || (response.ok && !isPage(response)));
+
 async function answered(url, response) {
   if (isPage(response)) await keep(url, response);
-  else if (response.status < 500) await (await caches.open(PAGES)).delete(url);
+  else if (letsGo(response)) await (await caches.open(PAGES)).delete(url);
 }
 
 async function keep(url, response) {

@@ -194,15 +194,17 @@ def test_a_round_sent_while_the_server_restarts_arrives_once_it_is_back(
         assert tricks_entered(served_app, 1) == 1
 
 
-def failing_sends(page: Page, times: int | None = None) -> list[str]:
-    """Round 1's tricks sent to a server failing on them (500), ``times`` times or every
-    time; the sends it failed on, as they come."""
+def failing_sends(
+    page: Page, times: int | None = None, status: int = 500, headers: dict[str, str] | None = None
+) -> list[str]:
+    """Round 1's tricks sent to a server failing on them (500, or the ``status`` given with
+    its ``headers``), ``times`` times or every time; the sends it failed on, as they come."""
     failed: list[str] = []
 
     def failing(route: Route) -> None:
         if route.request.method == "POST" and (times is None or len(failed) < times):
             failed.append(route.request.url)
-            route.fulfill(status=500, body="Internal Server Error")
+            route.fulfill(status=status, body="Not now", headers=headers or {})
         else:
             route.continue_()
 
@@ -243,6 +245,20 @@ def test_an_entry_the_server_keeps_failing_on_is_held_for_the_phone_to_send_agai
         expect(page.get_by_text("Round 2 of")).to_be_visible()
         expect(kept_note(page)).to_have_count(0)
         assert tricks_entered(served_app, 1) == 1
+
+
+def test_a_server_busy_again_and_again_is_waited_for_and_holds_nothing(
+    served_app: Flask, live_server: str, browser: Browser
+) -> None:
+    """Busy (429 with Retry-After) is not failing: the entry is sent again when the server
+    says, however many times, and is never held."""
+    with round_one_tricks_asked(browser, live_server) as (page, taps):
+        busy = failing_sends(page, times=7, status=429, headers={"Retry-After": "1"})
+        taps.number("Bruno", 1)
+        taps.confirm("tricks")
+        expect(page.get_by_text("Round 2 of")).to_be_visible(timeout=30_000)
+        expect(kept_note(page)).to_have_count(0)
+        assert len(busy) == 7 and tricks_entered(served_app, 1) == 1
 
 
 def test_an_entry_kept_that_another_phone_made_the_same_is_taken(
@@ -370,10 +386,17 @@ def test_table_phones_offline_another_phone_on_the_same_board_and_the_director_c
     first.get_by_role("button", name="Put mine instead").click()
     expect(first.get_by_text("Board 1: the result is changed.")).to_be_visible()
 
-    # Table 3 enters offline; the director closes the session meanwhile.
+    # Table 3 enters offline; the director closes the session meanwhile. So does the other
+    # phone at table 1, whose holder then begins the next board: it is left where it is.
     go_offline(third)
     tap_result(third, FOUR_SPADES, moves_on=False)
     expect(kept_note(third)).to_contain_text("Board 7's result")
+    beside.reload()
+    expect(beside.locator("#board-title")).to_have_text("Board 2")
+    go_offline(beside)
+    tap_result(beside, FOUR_SPADES, moves_on=False)
+    expect(kept_note(beside)).to_contain_text("Board 2's result")
+    beside.get_by_role("group", name="Level").get_by_role("radio", name="3", exact=True).click()
     director.reload()
     director.get_by_role("button", name="Close the session").click()
     expect(director.get_by_role("button", name="Open the session again")).to_be_visible()
@@ -383,11 +406,110 @@ def test_table_phones_offline_another_phone_on_the_same_board_and_the_director_c
     ).to_be_visible()
     expect(kept_note(third)).to_have_count(0)
     expect(third.get_by_text("Arrived:")).to_have_count(0)  # refused is not said to be in
+    beside.context.set_offline(False)
+    refusal = kept_note(beside).get_by_text("Not entered: Board 2's result.")
+    expect(refusal).to_be_visible(timeout=30_000)
+    beside.goto(links[0] + "/travellers")  # the refusal is the phone's until its page is read
+    expect(refusal).to_be_visible()
+    beside.reload()
+    expect(refusal).to_be_visible()
+    refusal.get_by_role("link", name="See why").click()
+    expect(
+        beside.get_by_text("The session is closed: ask the director to change a result.").first
+    ).to_be_visible()
+    expect(kept_note(beside)).to_have_count(0)
+    beside.reload()
+    expect(kept_note(beside)).to_have_count(0)
 
     assert results(served_app, 1, 1) == [(4, 10)]  # one winner at table 1: the one put last
     assert results(served_app, 2, 4) == [(4, 10)]  # arrived once
     assert results(served_app, 3, 7) == []  # answered, not applied
+    assert results(served_app, 1, 2) == []
     director.reload()
     late = director.locator(".arrived-late")
     expect(late).to_contain_text("1 entry arrived late")
     expect(late).to_contain_text(re.compile(r"Board 4, table 2: kept \d+ seconds on the phone"))
+
+
+# What the app answers for a page the service worker keeps: (status, marked to keep) and
+# whether the answer comes from the app itself (a redirect is seen by the worker only as
+# opaque).
+WORKER_ANSWERS = [
+    (200, True),
+    (200, False),
+    (302, False),
+    (403, False),
+    (404, False),
+    (409, False),
+    (410, False),
+    (429, False),
+    (500, False),
+    (502, False),
+    (503, False),
+    (504, False),
+]
+
+
+def test_the_worker_lets_a_kept_page_go_only_when_the_app_says_it_is_no_longer_the_phones(
+    live_server: str, browser: Browser
+) -> None:
+    """The rule as one table: a copy is replaced by a page marked to keep, let go on the
+    app's own word that the page is gone (403, 404, 410) or not to be kept (a page of its
+    own, unmarked), and stays on any other answer (an error, a redirect, a proxy's "too
+    many", a conflict), which says nothing of the page. The worker's own code runs in a page
+    of the app's address, on the browser's own cache and answers (a blank page, as the
+    worker's script shares names with the pages' own)."""
+    page = phone(browser)
+    try:
+        page.route(
+            "**/worker-under-test",
+            lambda route: route.fulfill(body="<!doctype html><title>Worker</title>"),
+        )
+        page.goto(live_server + "/worker-under-test")
+        page.add_script_tag(url="/static/service-worker.js")
+
+        def answer(route: Route) -> None:
+            status = int(route.request.url.rsplit("/", 2)[-2])
+            marked = route.request.url.endswith("/keep")
+            headers = {"Content-Type": "text/html; charset=utf-8"}
+            if marked:
+                headers["Scorekeeper-Offline"] = "keep"
+            if status == 302:
+                headers["Location"] = "/"
+            route.fulfill(status=status, body="fresh", headers=headers)
+
+        page.route("**/answers/**", answer)
+        for status, marked in WORKER_ANSWERS:
+            after = page.evaluate(
+                """async (address) => {
+                  const url = location.origin + "/kept-page";
+                  const pages = await caches.open(PAGES);
+                  await pages.put(url, new Response("old"));
+                  await answered(url, await fetch(address, { redirect: "manual" }));
+                  const copy = await pages.match(url);
+                  return copy ? copy.text() : null;
+                }""",
+                f"/answers/{status}/{'keep' if marked else 'plain'}",
+            )
+            if status == 200 and marked:
+                expected: str | None = "fresh"
+            elif status in (403, 404, 410) or status == 200:
+                expected = None
+            else:
+                expected = "old"
+            assert after == expected, (status, marked)
+        # The app's own answers alike: a page it does not keep, an address it does not have.
+        for address, expected in (("/", None), ("/no-such-page", None)):
+            after = page.evaluate(
+                """async (address) => {
+                  const url = location.origin + "/kept-page";
+                  const pages = await caches.open(PAGES);
+                  await pages.put(url, new Response("old"));
+                  await answered(url, await fetch(address, { redirect: "manual" }));
+                  return Boolean(await pages.match(url));
+                }""",
+                address,
+            )
+            assert after is (expected is not None), address
+    finally:
+        page.context.close()
