@@ -25,7 +25,7 @@ key for them, not the name on a seat, which stays as it was at the table.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -506,3 +506,205 @@ def race_record(games: Iterable[RaceGame], person: str, opponent: str) -> Record
                 mine = game.winner == game.players.index(person)
                 won, lost = won + mine, lost + (not mine)
     return Record(played, won, lost)
+
+
+# --- The club's season: handicapped pairs and the ladder --------------------------------------
+
+
+@dataclass(frozen=True)
+class HandicapRule:
+    """How a club handicaps its pairs, as its page and printout state it: a player's handicap
+    is ``share`` of the gap between 50 % and their average percentage over their last
+    ``sessions`` sessions of the period, at most ``cap`` points either way; with fewer than
+    ``at_least`` sessions there, none. A pair's handicap is the average of its two players'
+    (a guest's is 0), and is added to the pair's percentage: a strong player's handicap is
+    below 0, a newer player's above.
+
+    >>> rule = HandicapRule()
+    >>> [str(rule.of(figures)) for figures in ([56, 60], [45], [10], [])]
+    ['-4', '5/2', '5', '0']
+    """
+
+    sessions: int = 10
+    share: Fraction = Fraction(1, 2)
+    cap: Fraction = Fraction(5)
+    at_least: int = 1
+
+    def of(self, percentages: Sequence[Fraction]) -> Fraction:
+        """The handicap of a player whose sessions of the period, oldest first, scored
+        ``percentages``."""
+        played = list(percentages)
+        last = played[-self.sessions :] if self.sessions > 0 else []
+        if not last or len(played) < self.at_least:
+            return Fraction(0)
+        average = sum(last, Fraction(0)) / len(last)
+        gap = (50 - average) * self.share
+        return max(-self.cap, min(self.cap, gap))
+
+
+def player_handicaps(
+    sessions: Iterable[PairSession],
+    rule: HandicapRule,
+    since: date | None = None,
+    before: date | None = None,
+) -> dict[str, Fraction]:
+    """Each person's handicap from their sessions played from ``since`` (counted) to
+    ``before`` (not counted: a session's own result is no part of the handicap it is played
+    with), the sessions of one day in the order given."""
+    played: dict[str, list[tuple[date, Fraction]]] = defaultdict(list)
+    for session in sessions:
+        if (since is None or session.played_on >= since) and (
+            before is None or session.played_on < before
+        ):
+            for person in dict.fromkeys(session.partners):
+                if person is not None:
+                    played[person].append((session.played_on, session.percentage))
+    return {
+        person: rule.of([percentage for _day, percentage in sorted(mine, key=lambda s: s[0])])
+        for person, mine in played.items()
+    }
+
+
+def pair_handicap(partners: Side, handicaps: Mapping[str, Fraction]) -> Fraction:
+    """A pair's handicap: the average of its two players', a guest's (or a player's without
+    one) counted as 0."""
+    return (
+        sum((handicaps.get(person, Fraction(0)) for person in partners if person), Fraction(0)) / 2
+    )
+
+
+@dataclass(frozen=True)
+class HandicappedLine:
+    """A pair's line in a session's handicapped ranking."""
+
+    pair: str
+    percentage: Fraction
+    handicap: Fraction
+    handicapped: Fraction
+    """The pair's percentage with its handicap added."""
+    place: int
+    tied: bool
+    """Whether another pair has the same handicapped percentage (and so the same place)."""
+
+
+def handicapped_ranking(
+    pairs: Iterable[tuple[str, Side, Fraction]], handicaps: Mapping[str, Fraction]
+) -> tuple[HandicappedLine, ...]:
+    """A session's pairs (each its key, its two players and its percentage) ranked on their
+    percentage with their handicap added, the best first; pairs level share a place, and
+    follow the order given.
+
+    >>> ranked = handicapped_ranking(
+    ...     [("1", ("anne", "bruno"), Fraction(58)), ("2", ("chloé", None), Fraction(54))],
+    ...     {"anne": Fraction(-4), "bruno": Fraction(-2), "chloé": Fraction(4)},
+    ... )
+    >>> [(line.pair, str(line.handicapped), line.place, line.tied) for line in ranked]
+    [('2', '56', 1, False), ('1', '55', 2, False)]
+    """
+    lines = []
+    for key, partners, percentage in pairs:
+        handicap = pair_handicap(partners, handicaps)
+        lines.append((key, percentage, handicap, percentage + handicap))
+    ranked = sorted(lines, key=lambda line: -line[3])
+    return tuple(
+        HandicappedLine(
+            pair=key,
+            percentage=percentage,
+            handicap=handicap,
+            handicapped=total,
+            place=1 + sum(other[3] > total for other in ranked),
+            tied=sum(other[3] == total for other in ranked) > 1,
+        )
+        for key, percentage, handicap, total in ranked
+    )
+
+
+@dataclass(frozen=True)
+class SeasonResult:
+    """A person's result in one session of the club's season: their pair's percentage, and
+    its place among the pairs ranked with it (``tied`` pairs sharing that place)."""
+
+    played_on: date
+    person: str
+    percentage: Fraction
+    place: int
+    tied: int = 1
+
+
+@dataclass(frozen=True)
+class LadderRule:
+    """How a club's ladder counts, as its page and printout state it: each member's ``best``
+    results of the season (all of them where ``None``), each result its percentage, or, where
+    the club gives ``points`` (the points of 1st, 2nd, ... place), its place's points: pairs
+    tied share the points of the places they cover, and a place past the list scores 0.
+
+    >>> LadderRule(points=(10, 7, 5)).result_score(SeasonResult(date(2026, 9, 1), "anne",
+    ...     Fraction(55), place=2, tied=2))
+    Fraction(6, 1)
+    """
+
+    best: int | None = None
+    points: tuple[int, ...] | None = None
+
+    def result_score(self, result: SeasonResult) -> Fraction:
+        if self.points is None:
+            return result.percentage
+        covered = range(result.place - 1, result.place - 1 + max(result.tied, 1))
+        won = sum(self.points[place] for place in covered if 0 <= place < len(self.points))
+        return Fraction(won, max(result.tied, 1))
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    """A member's line in the ladder."""
+
+    person: str
+    place: int
+    score: Fraction
+    """The sum of the results counted."""
+    played: int
+    counted: tuple[Fraction, ...]
+    """The results counted, the best first."""
+
+
+def ladder(
+    results: Iterable[SeasonResult],
+    rule: LadderRule,
+    since: date | None = None,
+    until: date | None = None,
+) -> tuple[LadderRow, ...]:
+    """The club's ladder over the season from ``since`` to ``until`` (both days counted):
+    each member's score is the sum of their ``rule.best`` best results, so that playing more
+    sessions counts up to that many; members level share a place and follow their keys' order.
+
+    >>> season = [SeasonResult(date(2026, 9, day), person, Fraction(figure), place)
+    ...           for day, person, figure, place in [(1, "anne", 60, 1), (1, "bruno", 40, 2),
+    ...                                                (8, "anne", 45, 2), (8, "bruno", 55, 1)]]
+    >>> [(row.person, str(row.score)) for row in ladder(season, LadderRule(best=1))]
+    [('anne', '60'), ('bruno', '55')]
+    >>> by_points = ladder(season, LadderRule(points=(2, 1)))
+    >>> [(row.person, str(row.score), row.place) for row in by_points]
+    [('anne', '3', 1), ('bruno', '3', 1)]
+    """
+    scores: dict[str, list[Fraction]] = defaultdict(list)
+    for result in results:
+        if (since is None or result.played_on >= since) and (
+            until is None or result.played_on <= until
+        ):
+            scores[result.person].append(rule.result_score(result))
+    rows = []
+    for person, mine in scores.items():
+        best_first = sorted(mine, reverse=True)
+        counted = tuple(best_first if rule.best is None else best_first[: max(rule.best, 0)])
+        rows.append((person, sum(counted, Fraction(0)), len(mine), counted))
+    rows.sort(key=lambda row: (-row[1], row[0]))
+    return tuple(
+        LadderRow(
+            person=person,
+            place=1 + sum(other[1] > score for other in rows),
+            score=score,
+            played=played,
+            counted=counted,
+        )
+        for person, score, played, counted in rows
+    )
