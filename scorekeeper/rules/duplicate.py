@@ -576,6 +576,9 @@ class SessionRecord:
     """Board number to its deal in PBN notation ("N:KQT6.AJT.T984.65 ..."), when known."""
     tiebreaks: Mapping[Pair, int] = field(default_factory=dict)
     """Tiebreak figures a file published for equal totals (the higher first)."""
+    numbers: Mapping[Pair, tuple[str, str]] = field(default_factory=dict)
+    """Each pair's two players' federation numbers, in the order its names give the players
+    ("" for a player without one); pairs with none are absent."""
     expected: Mapping[int, int] | None = None
     """Results each board should have (Neuberg's N): the movement's schedule, or what a file
     says; a board it does not name expects the most results any board has."""
@@ -612,6 +615,7 @@ class SessionRecord:
             ranking=Ranking.ONE_FIELD,
             names={across(pair): names for pair, names in self.names.items()},
             tiebreaks={across(pair): figure for pair, figure in self.tiebreaks.items()},
+            numbers={across(pair): numbers for pair, numbers in self.numbers.items()},
         )
 
     def score(self) -> SessionScore:

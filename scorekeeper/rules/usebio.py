@@ -48,9 +48,9 @@ writes them). An artificial score is written in SCORE as "A" then North-South's 
 East-West's percentages ("A6040"); "A60" (the other side the rest), "A+" and
 ``NS_SCORE``/``EW_SCORE`` holding them are read too.
 
-A pair's two players are two PLAYER elements, as club programs write them (with their
-NATIONAL_ID_NUMBER where known, which is not kept); a file with one PLAYER holding both
-names is read too.
+A pair's two players are two PLAYER elements, as club programs write them, each with its
+NATIONAL_ID_NUMBER (the player's federation number) where known; a file with one PLAYER
+holding both names is read too.
 
 >>> from scorekeeper.rules.bridge import Artificial, Contract
 >>> session = SessionRecord(
@@ -58,11 +58,11 @@ names is read too.
 ...                  tricks=8),
 ...      TableResult(1, 2, 1, ns=3, ew=4, artificial_ns=Artificial.AVERAGE_PLUS,
 ...                  artificial_ew=Artificial.AVERAGE_MINUS)),
-...     names={Pair(1): "Anne Martin - Bruno Petit"})
+...     names={Pair(1): "Anne Martin - Bruno Petit"}, numbers={Pair(1): ("490714", "")})
 >>> data = write_usebio(session)
 >>> b"<CONTRACT>3NTx</CONTRACT>" in data, b"<SCORE>A6040</SCORE>" in data
 (True, True)
->>> b"<PLAYER_NAME>Anne Martin</PLAYER_NAME>" in data
+>>> b"<NATIONAL_ID_NUMBER>490714</NATIONAL_ID_NUMBER>" in data
 True
 >>> usebio = read_usebio(data)
 >>> usebio.session == session, differences(usebio)
@@ -400,6 +400,7 @@ class _PairLine:
     tiebreak: int | None
     names: str
     boards: int | None
+    numbers: tuple[str, str] | None
 
 
 def _pairs(event: ET.Element) -> Iterator[_PairLine]:
@@ -422,6 +423,14 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
             tiebreak = _text(pair, "TIEBREAK")
             boards = _text(pair, "BOARDS_PLAYED")
             players = [(player.text or "") for player in pair.findall("PLAYER/PLAYER_NAME")]
+            numbers = tuple(
+                _long(
+                    where,
+                    "NATIONAL_ID_NUMBER",
+                    "".join((_raw(player, "NATIONAL_ID_NUMBER")).split()),
+                )
+                for player in pair.findall("PLAYER")
+            )
             yield _PairLine(
                 where,
                 number,
@@ -435,6 +444,7 @@ def _pairs(event: ET.Element) -> Iterator[_PairLine]:
                 else None,
                 _long(where, "PLAYER_NAME", " - ".join(players)),
                 _whole(where, "BOARDS_PLAYED", boards, 0, MAX_RESULTS) if boards else None,
+                (numbers[0], numbers[1]) if len(numbers) == 2 and any(numbers) else None,
             )
 
 
@@ -541,6 +551,11 @@ def read_usebio(data: bytes) -> UsebioFile:
         names={standing.pair: standing.names for standing in standings if standing.names},
         deals=_deals(root),
         tiebreaks={s.pair: s.tiebreak for s in standings if s.tiebreak is not None},
+        numbers={
+            standing.pair: line.numbers
+            for standing, line in zip(standings, pairs, strict=True)
+            if line.numbers is not None
+        },
     )
     published = Published(tuple(line.published for line in lines), tuple(standings))
     if said is None:
@@ -657,8 +672,13 @@ def _write_pair(
     _add(pair, "BOARDS_PLAYED", str(boards))
     names = session.names.get(pair_key_)
     if names:
-        for name in players_of(names):
-            _add(ET.SubElement(pair, "PLAYER"), "PLAYER_NAME", name)
+        players = players_of(names)
+        numbers = session.numbers.get(pair_key_, ("", "")) if len(players) == 2 else ("",)
+        for name, number in zip(players, numbers, strict=False):
+            player = ET.SubElement(pair, "PLAYER")
+            _add(player, "PLAYER_NAME", name)
+            if number:
+                _add(player, "NATIONAL_ID_NUMBER", number)
     _add(pair, "PLACE", place)
     if overall_place is not None:
         _add(pair, "OVERALL_PLACE", overall_place)

@@ -479,6 +479,7 @@ def board_by_board(session: SessionRecord) -> SessionRecord:
         names=session.names,
         deals=session.deals,
         tiebreaks=session.tiebreaks,
+        numbers=session.numbers,
     )
 
 

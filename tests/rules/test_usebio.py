@@ -5,12 +5,15 @@ and anything else (an XML bomb, an external entity, garbage) refused with a Useb
 
 import dataclasses
 import math
-from collections import defaultdict
+import string
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +21,14 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.bridge import Artificial, Contract
 from scorekeeper.rules.common import Seat, Side
-from scorekeeper.rules.duplicate import Pair, Ranking, Scoring, SessionRecord, TableResult
+from scorekeeper.rules.duplicate import (
+    Pair,
+    Ranking,
+    Scoring,
+    SessionRecord,
+    TableResult,
+    pairs_of,
+)
 from scorekeeper.rules.files import MAX_BYTES, FileRule
 from scorekeeper.rules.pbn import PbnFile, read_pbn
 from scorekeeper.rules.published import (
@@ -41,6 +51,8 @@ from scorekeeper.rules.usebio import (
     write_usebio,
 )
 from tests.rules.test_pbn import STORED, board_by_board, sessions
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +131,53 @@ def test_any_session_is_written_and_read_back(session: SessionRecord) -> None:
     usebio = read_usebio(write_usebio(session))
     assert usebio.session == board_by_board(session)
     assert differences(usebio) == []
+
+
+federation_numbers = st.text(string.digits + string.ascii_uppercase + "-", min_size=1, max_size=12)
+
+
+player_names = st.sampled_from(["Anne Martin", "Bruno Petit", "Chloé Roux", "Denis O'Hara"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions(), st.data())
+def test_each_players_federation_number_is_written_and_read_back(
+    session: SessionRecord, data: st.DataObject
+) -> None:
+    seated = sorted({pair for r in session.results for pair in pairs_of(r, session.ranking)})
+    chosen = data.draw(st.lists(st.sampled_from(seated), min_size=1, unique=True))
+    names = dict(session.names)
+    numbers = {}
+    for pair in chosen:
+        names[pair] = f"{data.draw(player_names)} - {data.draw(player_names)}"
+        numbers[pair] = (data.draw(st.just("") | federation_numbers), data.draw(federation_numbers))
+    session = dataclasses.replace(session, names=names, numbers=numbers)
+    written = write_usebio(session)
+    given = sum(bool(number) for both in numbers.values() for number in both)
+    assert written.count(b"<NATIONAL_ID_NUMBER>") == given
+    assert read_usebio(written).session == board_by_board(session)
+
+
+def test_every_data_files_players_keep_their_federation_numbers() -> None:
+    """Counted from each file with ElementTree alone: each pair of two PLAYERs, their names
+    and numbers as written."""
+    files = sorted(DATA.glob("*.xml"))
+    assert len(files) >= 5
+    with_numbers = 0
+    for path in files:
+        data = path.read_bytes()
+        written = Counter()
+        for pair in ElementTree.fromstring(data).iter("PAIR"):
+            players = pair.findall("PLAYER")
+            numbers = tuple((p.findtext("NATIONAL_ID_NUMBER") or "").strip() for p in players)
+            if len(players) == 2 and any(numbers):
+                written[numbers] += 1
+        session = read_usebio(data).session
+        assert Counter(session.numbers.values()) == written, path.name
+        again = read_usebio(write_usebio(session)).session
+        assert again.numbers == session.numbers, path.name
+        with_numbers += bool(written)
+    assert with_numbers >= 4
 
 
 # --- A file as another program writes it -------------------------------------------------------
