@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper.circles import bp, outside
 from scorekeeper.circles.forms import (
     CircleConfirmForm,
+    FederationNumberForm,
     MergeForm,
     PersonNameForm,
 )
@@ -45,6 +46,8 @@ from scorekeeper.games.forms import ChangeForm
 from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.games.models import Game, Player
 from scorekeeper.games.writes import as_it_stands, write_entry
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.federations import Federation, federation_number
 from scorekeeper.rules.history import name_key
 
 # --- Changes to the circle -----------------------------------------------------------------------
@@ -300,6 +303,65 @@ def rename(circle_id: str, person_id: int) -> Any:
     )
 
 
+@bp.post("/<circle_id>/people/<int:person_id>/federation")
+def give_number(circle_id: str, person_id: int) -> Any:
+    """A person's federation number, given, changed or taken away. It depends on the number
+    the page showed (the form's ``drawn_from``): changed since on another phone, both are
+    shown, and one tap puts this one in."""
+
+    def change(circle: Circle, form: FederationNumberForm) -> str | None:
+        row = next((p for p in circle.people if p.id == person_id), None)
+        if row is None:
+            abort(404)
+        person = row.now
+        old = person.federation_line
+        new = " ".join(form.written) if form.written else None
+        drawn = form.drawn_from.data or None
+        if old == new:
+            if drawn != new:
+                raise DoneAlready(numbered_text(person.name, new))
+            raise NothingToDo(_("%(name)s's number is as it was.", name=person.name))
+        if person is not row or drawn != old:
+            title = _("%(name)s's number was changed on another phone", name=person.name)
+            raise Conflict(
+                {
+                    "title": title,
+                    "theirs": [(_("Federation number"), old or _("No number"))],
+                    "mine": [(_("Federation number"), new or _("No number"))],
+                    "action": url_for(
+                        "circles.give_number", circle_id=circle.id, person_id=person.id
+                    ),
+                    "hidden": {**sent_fields(), "drawn_from": old or ""},
+                }
+            )
+        person.number_with(new)
+        log(circle, CircleChangeKind.NUMBERED, person_id=person.id, old=old, new=new)
+        return numbered_text(person.name, new)
+
+    return change_circle(
+        circle_id,
+        FederationNumberForm,
+        change,
+        lambda circle, form: render_circle(circle, 422, numbering=(person_id, form)),
+    )
+
+
+def well_formed(line: str) -> bool:
+    """Whether a :attr:`Person.federation_line` is a number of its federation's form, written
+    as the federation writes it."""
+    federation, _space, number = line.partition(" ")
+    try:
+        return federation_number(Federation(federation), number) == number
+    except (ValueError, RuleError):
+        return False
+
+
+def numbered_text(name: str, line: str | None) -> str:
+    if line is None:
+        return _("%(name)s has no federation number.", name=name)
+    return _("%(name)s's federation number is %(number)s.", name=name, number=line)
+
+
 def renamed_conflict(circle: Circle, person: Person, name: str, title: str) -> dict[str, Any]:
     """A rename drawn from a name another phone changed since: theirs and this one, and the
     tap that gives ``person`` this one's ``name`` all the same."""
@@ -473,6 +535,14 @@ def undone(circle: Circle, last: CircleChange) -> str:
             raise NothingToDo(problem)
         person.name = last.old
         return _("%(new)s is called %(old)s again.", new=last.new, old=last.old)
+    if kind is CircleChangeKind.NUMBERED:
+        person = last.person
+        if person is None:
+            raise NothingToDo(_("This change can no longer be undone."))
+        if last.old is not None and not well_formed(last.old):  # a log read from a file
+            raise NothingToDo(_("This change can no longer be undone."))
+        person.number_with(last.old)
+        return numbered_text(person.name, last.old)
     if kind is CircleChangeKind.MERGED:
         person = last.person
         if person is None:

@@ -16,8 +16,10 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper.circles.models import NAME_LENGTH
-from scorekeeper.forms import ExtraValidators, Form, printable, stripped
+from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
 from scorekeeper.games.forms import ChangeForm, NewGameForm
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.federations import MAX_NUMBER, Federation, MemberRule, federation_number
 from scorekeeper.rules.history import name_key
 
 MOST_PEOPLE = 60
@@ -87,6 +89,64 @@ class PersonNameForm(ChangeForm):
         if (problem := check_name(self.name.data or "")) is not None:
             self.name.errors = [*self.name.errors, problem]
             valid = False
+        return valid
+
+
+FEDERATION_NAMES = {
+    Federation.FFB: _l("FFB (France)"),
+    Federation.EBU: _l("EBU (England)"),
+    Federation.ACBL: _l("ACBL (North America)"),
+    Federation.OTHER: _l("Another federation"),
+}
+NUMBER_MESSAGES = {
+    MemberRule.FFB_DIGITS: _l("An FFB licence number is 1 to 8 digits."),
+    MemberRule.FFB_CHECK: _l(
+        "%(value)s is not an FFB licence number: its last digit does not check. Check it on "
+        "the licence card."
+    ),
+    MemberRule.ACBL_FORM: _l(
+        "An ACBL player number is 7 characters: digits, the first perhaps a letter from J to R."
+    ),
+    MemberRule.NUMBER_FORM: _l("A federation number is up to 20 letters, digits and hyphens."),
+}
+
+
+class FederationNumberForm(ChangeForm):
+    """A person's federation and their number there, checked for its form where the
+    federation's is known; both left empty take the number away."""
+
+    federation = SelectField(
+        _l("Federation"),
+        choices=[
+            SelectChoice("", _l("None")),
+            *(SelectChoice(f.value, label) for f, label in FEDERATION_NAMES.items()),
+        ],
+        validate_choice=False,
+    )
+    number = StringField(_l("Their number there"), filters=[stripped])
+
+    written: tuple[str, str] | None = None
+    """The federation and the number as the federation writes it, once valid (None: none)."""
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        chosen = self.federation.data or ""
+        typed = (self.number.data or "")[: 4 * MAX_NUMBER]
+        if chosen not in {f.value for f in Federation}:
+            if chosen or typed:
+                self.federation.errors = [_("Choose the federation of this number.")]
+                return False
+            self.written = None
+            return valid
+        if not typed:
+            self.number.errors = [_("Enter their number, or choose no federation.")]
+            return False
+        try:
+            self.written = (chosen, federation_number(Federation(chosen), typed))
+        except RuleError as error:
+            message = NUMBER_MESSAGES[error.rule]  # type: ignore[index]
+            self.number.errors = [str(message) % dict(error.values)]
+            return False
         return valid
 
 

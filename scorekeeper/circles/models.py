@@ -17,6 +17,7 @@ from sqlalchemy.orm.attributes import flag_modified
 
 from scorekeeper.extensions import Model
 from scorekeeper.games.models import Game, Player, new_game_id, new_scorer_token, utcnow
+from scorekeeper.rules.federations import MAX_NUMBER
 from scorekeeper.rules.history import name_key
 
 NAME_LENGTH = 40
@@ -100,6 +101,10 @@ class Person(Model):
     """Whether the circle's public pages show the name; else its initials."""
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("person.id", ondelete="SET NULL"))
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    federation: Mapped[str | None] = mapped_column(String(8))
+    """The bridge federation they play under (:class:`~scorekeeper.rules.federations.Federation`),
+    with their ``federation_number`` there, as the federation writes it."""
+    federation_number: Mapped[str | None] = mapped_column(String(MAX_NUMBER))
 
     circle: Mapped[Circle] = relationship(back_populates="people")
     merged_into: Mapped[Person | None] = relationship(remote_side=[id])
@@ -113,6 +118,19 @@ class Person(Model):
         """Every name comes with its key, however it is set."""
         self.name_key = name_key(name)
         return name
+
+    @property
+    def federation_line(self) -> str | None:
+        """Their federation and number as one line ("FFB 490714"), as the circle's log keeps
+        it; ``None`` without one."""
+        if self.federation and self.federation_number:
+            return f"{self.federation} {self.federation_number}"
+        return None
+
+    def number_with(self, line: str | None) -> None:
+        """Give them the federation and number of a :attr:`federation_line` (``None``: none)."""
+        federation, _, number = (line or "").partition(" ")
+        self.federation, self.federation_number = (federation, number) if number else (None, None)
 
     @property
     def now(self) -> Person:
@@ -138,6 +156,8 @@ class CircleChangeKind(StrEnum):
     """A game played outside the circle, added to it."""
     JOINED = "joined"
     """A person who joined the circle with a game added to it (undone with it)."""
+    NUMBERED = "numbered"
+    """A person's federation number given, changed or taken away (old and new as written)."""
 
 
 class CircleChange(Model):

@@ -209,6 +209,18 @@ def person_named(game: Game, name: str) -> int | None:
     return person_for(circle, name).id if circle is not None else None
 
 
+def federation_numbers(ids: Collection[int]) -> dict[int, str]:
+    """The federation number of each of these people who has one."""
+    if not ids:
+        return {}
+    found = db.session.scalars(db.select(Person).where(Person.id.in_(set(ids)))).all()
+    return {
+        person.id: number
+        for person in found
+        if (number := person.now.federation_number) and person.now.federation
+    }
+
+
 HOOKS = Circles(
     kept=kept_circle_id,
     check_seats=check_seats,
@@ -218,5 +230,6 @@ HOOKS = Circles(
     person_named=person_named,
     circle_name=circle_name,
     name_problem=check_name,
+    federation_numbers=federation_numbers,
 )
 """What the circles add to the core's new games and home page (see registry.Circles)."""

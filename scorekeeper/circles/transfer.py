@@ -28,6 +28,8 @@ from scorekeeper.games.transfer import (
     read_game_file,
     read_schema,
 )
+from scorekeeper.rules.common import RuleError
+from scorekeeper.rules.federations import MAX_NUMBER, Federation, federation_number
 from scorekeeper.rules.history import name_key
 
 FORMAT = "scorekeeper-circle"
@@ -42,6 +44,8 @@ class PersonFile(Schema):
     name: Text(NAME_LENGTH, shortest=1)  # type: ignore[valid-type]
     shows_name: bool = True
     merged_into: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
+    federation: Federation | None = None
+    federation_number: Text(MAX_NUMBER, shortest=1) | None = None  # type: ignore[valid-type]
 
 
 class CircleGameFile(Schema):
@@ -53,9 +57,7 @@ class CircleGameFile(Schema):
 
 
 class ChangeFile(Schema):
-    kind: Literal[
-        "renamed", "merged", "taken-out", "put-back", "name-shown", "initials", "added", "joined"
-    ]
+    kind: CircleChangeKind
     at: When
     person: Annotated[int, Field(ge=1)] | None = None
     game: Annotated[int, Field(ge=1)] | None = None
@@ -94,6 +96,11 @@ def export_circle(circle: Circle) -> dict[str, Any]:
                 "name": person.name,
                 "shows_name": person.shows_name,
                 "merged_into": person.merged_into_id,
+                **(
+                    {"federation": person.federation, "federation_number": person.federation_number}
+                    if person.federation_line
+                    else {}
+                ),
             }
             for person in circle.people
         ],
@@ -137,6 +144,7 @@ def import_circle(raw: bytes) -> Circle:
             raise TransferError(_("In the file, %(name)s is named twice.", name=member.name))
         keys.add(name_key(member.name))
         people[member.id] = Person(name=member.name, shows_name=member.shows_name)
+        people[member.id].number_with(federation_line(member))
     for member in document.people:
         if member.merged_into is not None:
             into = people.get(member.merged_into)
@@ -239,3 +247,26 @@ def export_person(
         "games": played,
         "figures": plain(person_figures(history, str(person.id)).as_file()),
     }
+
+
+def federation_line(member: PersonFile) -> str | None:
+    """A person's federation number in a circle's file, checked as one typed on the page."""
+    if member.federation is None and member.federation_number is None:
+        return None
+    if member.federation is None or member.federation_number is None:
+        raise TransferError(
+            _(
+                "In the file, person %(id)d has a federation number without its federation.",
+                id=member.id,
+            )
+        )
+    try:
+        number = federation_number(member.federation, member.federation_number)
+    except RuleError:
+        raise TransferError(
+            _(
+                "In the file, person %(id)d's federation number is not of its federation's form.",
+                id=member.id,
+            )
+        ) from None
+    return f"{member.federation.value} {number}"

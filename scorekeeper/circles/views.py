@@ -29,6 +29,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.circles import bp, outside
 from scorekeeper.circles.forms import (
+    FEDERATION_NAMES,
     CircleConfirmForm,
     CircleForm,
     MergeForm,
@@ -232,6 +233,8 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
         add_form=forms.get("add_form") or PersonNameForm(data={"drawn_from": newest(circle)}),
         merge_form=forms.get("merge_form") or merge_form(circle),
         rename=forms.get("rename"),
+        numbering=forms.get("numbering"),
+        federations=FEDERATION_NAMES,
         confirm=CircleConfirmForm(),
         undone_next=last_undoable(circle),
         link_form=forms.get("link_form") or ScorerLinkForm(),
@@ -264,6 +267,10 @@ def change_text(change: CircleChange) -> str:
         return _("The game of %(day)s, played outside the circle, added to it", day=day)
     if kind is CircleChangeKind.JOINED:
         return _("%(name)s joined the circle with the game of %(day)s", name=change.new, day=day)
+    if kind is CircleChangeKind.NUMBERED:
+        if change.new is None:
+            return _("%(name)s's federation number %(old)s taken away", name=who, old=change.old)
+        return _("%(name)s's federation number: %(number)s", name=who, number=change.new)
     if kind is CircleChangeKind.NAME_SHOWN:
         return _("%(name)s shows their name", name=who)
     return _("%(name)s shows their initials", name=who)
@@ -379,6 +386,7 @@ UNDOABLE = {
     CircleChangeKind.TAKEN_OUT,
     CircleChangeKind.PUT_BACK,
     CircleChangeKind.ADDED,
+    CircleChangeKind.NUMBERED,
 }
 
 

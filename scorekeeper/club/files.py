@@ -13,6 +13,7 @@ from scorekeeper.club.labels import difference_text, file_message, larger_event_
 from scorekeeper.club.models import FROM_FILE, ClubField, ClubSession
 from scorekeeper.club.rows import ClubDeal, ClubPair, ClubResult, ClubTable
 from scorekeeper.contract.labels import rule_message
+from scorekeeper.games.registry import circles
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.rules import pbn, usebio
 from scorekeeper.rules.common import RuleError
@@ -68,9 +69,29 @@ def field_sections(field: ClubField, director: bool) -> list[Section]:
 
 
 def shared_record(game: ClubSession, names: bool) -> SessionRecord:
-    """The session as its files give it: without the pairs' names, where they are not shown."""
+    """The session as its files give it: each player's federation number beside their name,
+    and neither the names nor the numbers where the names are not shown."""
     record = game.record()
-    return record if names else dataclasses.replace(record, names={})
+    if not names:
+        return dataclasses.replace(record, names={})
+    return dataclasses.replace(record, numbers=federation_numbers(game))
+
+
+def federation_numbers(game: ClubSession) -> dict[Pair, tuple[str, str]]:
+    """Each pair's two players' federation numbers: a circle's person's as the circle gives
+    it, else as the results file read gave it."""
+    ids = [person for pair in game.pairs for person in pair.person_ids if person is not None]
+    of_people = circles().federation_numbers(ids)
+    numbers = {}
+    for pair in game.pairs:
+        both = tuple(
+            of_people.get(person, "") if person is not None else "" for person in pair.person_ids
+        )
+        read = (pair.first_number or "", pair.second_number or "")
+        first, second = (mine or theirs for mine, theirs in zip(both, read, strict=True))
+        if first or second:
+            numbers[pair.key] = (first, second)
+    return numbers
 
 
 def session_from_file(data: bytes) -> ClubSession:
@@ -185,6 +206,8 @@ def session_of(
                 direction=pair.direction.value if pair.direction else "",
                 names=record.names.get(pair, "")[:60],
                 tiebreak=record.tiebreaks.get(pair),
+                first_number=record.numbers.get(pair, ("", ""))[0][:20] or None,
+                second_number=record.numbers.get(pair, ("", ""))[1][:20] or None,
                 published_place=None
                 if line is None or line.rank is None
                 else f"{line.rank}{'=' if line.tied else ''}",

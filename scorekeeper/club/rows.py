@@ -48,6 +48,10 @@ class ClubPair(Model):
     published_total: Mapped[str | None] = mapped_column(String(16))
     published_percentage: Mapped[str | None] = mapped_column(String(16))
     published_boards: Mapped[int | None]
+    first_number: Mapped[str | None] = mapped_column(String(20))
+    second_number: Mapped[str | None] = mapped_column(String(20))
+    """The two players' federation numbers as a results file read gave them; a player who is
+    one of the circle's people is written with the number the circle gives them."""
 
     game: Mapped[Game] = relationship("ClubSession", back_populates="pairs")
 

@@ -82,6 +82,8 @@ class PairFile(transfer.Schema):
     published_total: PublishedFigure | None = None
     published_percentage: PublishedFigure | None = None
     published_boards: Annotated[int, Field(ge=0, le=10_000)] | None = None
+    first_number: transfer.Text(20, shortest=1) | None = None  # type: ignore[valid-type]
+    second_number: transfer.Text(20, shortest=1) | None = None  # type: ignore[valid-type]
 
 
 class ResultFile(transfer.Schema):
@@ -154,6 +156,8 @@ PUBLISHED_PAIR_FIELDS = (
     "published_place", "published_total", "published_percentage", "published_boards",
 )  # fmt: skip
 """What a results file published, kept where it said it."""
+NUMBER_FIELDS = ("first_number", "second_number")
+"""The players' federation numbers a results file gave."""
 
 
 def given(row: object, names: tuple[str, ...]) -> dict[str, Any]:
@@ -172,6 +176,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
             {"number": p.number, "direction": p.direction, "names": p.names}
             | ({"tiebreak": p.tiebreak} if p.tiebreak is not None else {})
             | given(p, PUBLISHED_PAIR_FIELDS)
+            | given(p, NUMBER_FIELDS)
             for p in game.pairs
         ],
         results=[

@@ -6,7 +6,7 @@ core itself imports no family, nor the circles, which it calls through :class:`C
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,6 +187,9 @@ class Circles:
     """The name of the circle the game is played in ("" for one played outside any)."""
     name_problem: Callable[[str], str | None] = lambda name: None
     """What is wrong with ``name`` as a circle's person's name, in the reader's language."""
+    federation_numbers: Callable[[Collection[int]], Mapping[int, str]] = lambda ids: {}
+    """The federation number of each of these people who has one, by their id (the number of
+    the person they were merged into)."""
     shown_to_viewers: Callable[[Game], Sequence[tuple[Any, str, str]]] = lambda game: ()
     """What a game of a circle shows whoever does not score it, in place of what its rows hold:
     (row, attribute, value), each name of a person who chose to show their initials replaced
