@@ -36,6 +36,7 @@ from scorekeeper.forms import (
     stripped,
 )
 from scorekeeper.games.forms import ChangeForm, ImportForm, NewGameForm
+from scorekeeper.games.lookup import GAME_ID
 from scorekeeper.rules.common import Seat
 from scorekeeper.rules.duplicate import Scoring
 from scorekeeper.rules.hands import HandError, card_text, deck, parse_card
@@ -195,7 +196,7 @@ class SetupForm(NewGameForm):
                 return False
         if valid and self.field.data:
             joined = self.joined()
-            asked = db.session.get(ClubField, str(self.field.data)[:16])
+            asked = field_of(self.field.data)
             if joined is None and asked is not None and asked.ended and invited(asked):
                 self.form_errors.append(
                     _("The organiser has closed the event: no club joins it any more.")
@@ -229,8 +230,7 @@ class SetupForm(NewGameForm):
 
     def joining_event(self) -> ClubField | None:
         """The simultaneous the form adds a club's section to (``?field=``), if it is one."""
-        asked = str(self.field.data or request.args.get("field", ""))[:16]
-        found = db.session.get(ClubField, asked) if asked else None
+        found = field_of(self.field.data or request.args.get("field", ""))
         return found if found is not None and found.simultaneous else None
 
     def boards(self) -> int:
@@ -241,10 +241,17 @@ class SetupForm(NewGameForm):
     def joined(self) -> ClubField | None:
         """The field a section is added to: an evening's whose every section this browser
         directs, or a simultaneous it was given the clubs' link of."""
-        found = db.session.get(ClubField, str(self.field.data)[:16])
+        found = field_of(self.field.data)
         if found is None:
             return None
         return found if directs(found) or may_join(found) else None
+
+
+def field_of(asked: object) -> ClubField | None:
+    """The field a form names by its id, if it is one (an id of another form is none, and is
+    never sent to the database: PostgreSQL refuses some characters outright)."""
+    text = str(asked or "")
+    return db.session.get(ClubField, text) if GAME_ID.fullmatch(text) else None
 
 
 class NamesForm(ChangeForm):

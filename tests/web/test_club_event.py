@@ -486,3 +486,21 @@ def test_an_uploaded_section_is_its_uploader_s_and_shows_nothing_before_the_even
     end_event(phones["organiser"], field_url)
     assert player.get(uploaded + "/travellers").status_code == 200
     assert player.get(uploaded + "/session.pbn").status_code == 200
+
+
+@pytest.mark.parametrize("asked", ["\x00", "a\x00b", "x" * 40, "é", "../1"])
+def test_a_field_named_by_no_fields_id_is_none_on_every_database(
+    client: FlaskClient, asked: str
+) -> None:
+    """A new session's ``field`` is looked up only when it can be an id: PostgreSQL refuses a
+    NUL outright, and that must be the page's refusal, not a server error."""
+    from tests.web.test_club import SMALL
+
+    page = client.get("/club/new", query_string={"field": asked})
+    assert page.status_code == 200
+    token, nonce = TOKEN.search(text(page)), NONCE.search(text(page))
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), **SMALL, "field": asked}
+    response = client.post("/club/new", data=data)
+    assert response.status_code in (200, 422), text(response)
+    assert "This field is not one you direct" in html.unescape(text(response))
