@@ -210,14 +210,17 @@ def person_named(game: Game, name: str) -> int | None:
 
 
 def federation_numbers(ids: Collection[int]) -> dict[int, str]:
-    """The federation number of each of these people who has one."""
+    """The federation number of each of these people who has one and shows their name: a
+    number would name one who chose their initials."""
     if not ids:
         return {}
     found = db.session.scalars(db.select(Person).where(Person.id.in_(set(ids)))).all()
     return {
         person.id: number
         for person in found
-        if (number := person.now.federation_number) and person.now.federation
+        if (number := person.now.federation_number)
+        and person.now.federation
+        and person.now.shows_name
     }
 
 

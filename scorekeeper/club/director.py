@@ -321,6 +321,8 @@ def names(game_id: str) -> Outcome:
         if game.circle_id is not None and not people_named(form):
             return render_names(game, form, 422)
         for pair, field in zip(game.pairs, form.names, strict=True):
+            if pair.names != (field.data or ""):  # a file's numbers were its players' alone
+                pair.first_number = pair.second_number = None
             pair.names = field.data or ""
             if game.circle_id is not None:  # each pair's two players are the circle's people
                 partners = pair_partners(pair.names)

@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.circles.models import Circle, CircleChange
+from scorekeeper.circles.models import Circle, CircleChange, Person
 from scorekeeper.extensions import db
 from scorekeeper.rules.federations import ffb_check_digit
 from tests.web.table import NONCE, TOKEN, text
@@ -145,7 +145,8 @@ def test_the_circles_file_keeps_the_numbers_and_refuses_one_of_the_wrong_form(
     keeper = Keeper(client)
     circle_id = keeper.start(people="Anne\nBruno").rsplit("/", 1)[1]
     anne = person_id(app, circle_id, "Anne")
-    assert keeper.post(f"/people/{anne}/federation", federation="FFB", number=licence("2094"))
+    given = keeper.post(f"/people/{anne}/federation", federation="FFB", number=licence("2094"))
+    assert given.status_code == 302
     document = json.loads(client.get(f"{keeper.url}/circle.json").data)
     page = text(client.get("/circle/import"))
     token, nonce = TOKEN.search(page), NONCE.search(page)
@@ -178,7 +179,16 @@ def test_a_sessions_usebio_writes_each_members_number_and_a_file_read_keeps_them
     given = {"Anne": licence("49071"), "Bruno": licence("209411"), "Chloé": licence("7")}
     for name, number in given.items():
         person = person_id(app, circle_id, name)
-        assert keeper.post(f"/people/{person}/federation", federation="FFB", number=number)
+        given_now = keeper.post(f"/people/{person}/federation", federation="FFB", number=number)
+        assert given_now.status_code == 302
+    denis = person_id(app, circle_id, "Denis")
+    number_given = keeper.post(f"/people/{denis}/federation", federation="EBU", number="31886")
+    assert number_given.status_code == 302
+    with app.app_context():  # Denis chose his initials: his number would name him
+        hidden = db.session.get(Person, denis)
+        assert hidden is not None
+        hidden.shows_name = False
+        db.session.commit()
     page = text(client.get(f"/club/new?circle={circle_id}"))
     token, nonce = TOKEN.search(page), NONCE.search(page)
     assert token and nonce
@@ -198,6 +208,8 @@ def test_a_sessions_usebio_writes_each_members_number_and_a_file_read_keeps_them
         {(given["Anne"], given["Bruno"]): 1, (given["Chloé"], ""): 1}
     )
 
+    assert b"31886" not in written
+
     # A results file from another program: its numbers kept, and written again.
     url = import_results(client, HOWELL, "tuesday.xml")
     assert usebio_numbers(client.get(f"{url}/session.xml").data) == usebio_numbers(HOWELL)
@@ -208,3 +220,16 @@ def test_a_sessions_usebio_writes_each_members_number_and_a_file_read_keeps_them
     assert usebio_numbers(client.get(f"{copy}/session.xml").data) == usebio_numbers(HOWELL)
     assert stored(app, copy).pairs[0].first_number
     assert page_of(client, copy)
+
+    # A pair renamed is other players: the file's numbers were the old names' alone.
+    pairs = stored(app, copy).pairs
+    renamed = {f"names-{i}": pair.names for i, pair in enumerate(pairs)}
+    renamed["names-0"] = "Someone – Else"
+    assert director_post(client, f"{copy}/pairs", **renamed).status_code == 302
+    after = stored(app, copy).pairs
+    assert (after[0].first_number, after[0].second_number) == (None, None)
+    kept = [(p.first_number, p.second_number) for p in after[1:]]
+    assert kept == [(p.first_number, p.second_number) for p in pairs[1:]]
+    assert usebio_numbers(client.get(f"{copy}/session.xml").data) == usebio_numbers(HOWELL) - (
+        Counter({(pairs[0].first_number or "", pairs[0].second_number or ""): 1})
+    )
