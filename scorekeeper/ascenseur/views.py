@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
@@ -263,6 +263,9 @@ def ahead(game_id: str, number: int, step: str) -> Response:
     sheet = game.sheet()
     now = sheet.current
     step_now = "tricks" if pending_round(game) else "bids"
+    if now is not None and (number, step) == (now.number, step_now):
+        # The phone's entry before it arrived, its answer lost: the step is the live page's.
+        return redirect(url_for(".play", game_id=game.id), 303)
     if now is None or (number, step) not in steps_after(sheet, now.number, step_now):
         abort(404)
     return kept_offline(render_play(game, ahead=(number, step), sheet=sheet)[0])

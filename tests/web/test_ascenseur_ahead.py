@@ -110,9 +110,13 @@ def test_the_steps_drawn_ahead_are_entered_as_the_live_pages_would_be(
     expected = steps[at + 1 : at + 1 + (2 if on_tricks else 3)]
     assert ahead == [f"{offline_url}/ahead/{plan.number}/{step}" for plan, step in expected], ahead
     # Every other step of the game, played or further on, is no page to keep.
-    for plan, step in steps:
+    # The step being played is the live page's: a phone that asks for it is sent there.
+    for index, (plan, step) in enumerate(steps):
         address = f"{offline_url}/ahead/{plan.number}/{step}"
-        if address not in ahead:
+        if index == at:
+            answer = client.get(address)
+            assert answer.status_code == 303 and answer.headers["Location"].endswith(offline_url)
+        elif address not in ahead:
             assert client.get(address).status_code == 404, address
     drawn = {address: client.get(address) for address in ahead}
     assert all(answer.headers["Scorekeeper-Offline"] == "keep" for answer in drawn.values())
