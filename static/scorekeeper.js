@@ -679,7 +679,10 @@ async function goOnOffline() {
 
 function laterKept(after = null) {
   clearTimeout(kept.timer);
-  const wait = after ?? TRY_AGAIN_AFTER[Math.min(kept.tries, TRY_AGAIN_AFTER.length - 1)];
+  // A busy server's Retry-After as it says, but never sooner than the first wait: "0" is no
+  // licence to spin.
+  const backoff = TRY_AGAIN_AFTER[Math.min(kept.tries, TRY_AGAIN_AFTER.length - 1)];
+  const wait = after === null ? backoff : Math.max(after, TRY_AGAIN_AFTER[0]);
   kept.timer = setTimeout(flushKept, wait);
 }
 

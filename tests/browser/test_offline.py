@@ -5,6 +5,7 @@ server answers instead (another phone's entry, the director's change) is shown, 
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import time
@@ -259,6 +260,29 @@ def test_a_server_busy_again_and_again_is_waited_for_and_holds_nothing(
         expect(page.get_by_text("Round 2 of")).to_be_visible(timeout=30_000)
         expect(kept_note(page)).to_have_count(0)
         assert len(busy) == 7 and tricks_entered(served_app, 1) == 1
+
+
+def test_a_server_busy_that_says_try_again_now_is_not_sent_to_in_a_spin(
+    served_app: Flask, live_server: str, browser: Browser
+) -> None:
+    """ "Retry-After: 0" is taken as the shortest wait, not as a licence to send at once."""
+    with round_one_tricks_asked(browser, live_server) as (page, taps):
+        sent_at: list[float] = []
+
+        def busy_now(route: Route) -> None:
+            if route.request.method == "POST" and len(sent_at) < 4:
+                sent_at.append(time.monotonic())
+                route.fulfill(status=429, body="Not now", headers={"Retry-After": "0"})
+            else:
+                route.continue_()
+
+        page.route("**/rounds/1/tricks", busy_now)
+        taps.number("Bruno", 1)
+        taps.confirm("tricks")
+        expect(page.get_by_text("Round 2 of")).to_be_visible(timeout=30_000)
+        gaps = [later - sooner for sooner, later in itertools.pairwise(sent_at)]
+        assert len(sent_at) == 4 and min(gaps) >= 0.9, gaps
+        assert tricks_entered(served_app, 1) == 1
 
 
 def test_an_entry_kept_that_another_phone_made_the_same_is_taken(
