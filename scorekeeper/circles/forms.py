@@ -16,7 +16,14 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper.circles.models import NAME_LENGTH
-from scorekeeper.forms import ExtraValidators, Form, SelectChoice, printable, stripped
+from scorekeeper.forms import (
+    ExtraValidators,
+    Form,
+    SelectChoice,
+    WholeNumberField,
+    printable,
+    stripped,
+)
 from scorekeeper.games.forms import ChangeForm, NewGameForm
 from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.federations import MAX_NUMBER, Federation, MemberRule, federation_number
@@ -183,6 +190,27 @@ class ShowNameForm(Form):
     """A person's choice of what the circle's public pages show of them."""
 
     shows = HiddenField()
+    place = HiddenField()
+    """The person's place (its id) in the circle the choice is for: theirs if none."""
+
+
+class PlaceForm(Form):
+    """A person's change to one of their places (its id): leaving its circle, coming back,
+    giving it back."""
+
+    place = HiddenField()
+    left_as = HiddenField()
+
+
+class OwnLinkForm(Form):
+    """A person's own link from another circle, pasted on the page of a place offered to them:
+    that page's circle joins theirs."""
+
+    link = StringField(
+        _l("Your own page's link, from your other circle"),
+        validators=[InputRequired(_l("Paste the link of your own page.")), Length(max=500)],
+        filters=[stripped],
+    )
 
 
 class PeriodForm(Form):
@@ -199,5 +227,83 @@ class PeriodForm(Form):
         valid = super().validate(extra_validators)
         if self.since.data and self.until.data and self.since.data > self.until.data:
             self.until.errors = [*self.until.errors, _("The period ends before it begins.")]
+            valid = False
+        return valid
+
+
+MOST_POINTS = 40
+"""Places a ladder's points list may give."""
+
+
+class SeasonForm(Form):
+    """The club's season as its page shows it, chosen in the page's address (a GET form): the
+    period, how the handicaps are drawn, how the ladder counts, and the session whose
+    handicapped ranking is shown."""
+
+    class Meta:
+        csrf = False
+
+    since = DateField(_l("From"), validators=[Optional()])
+    until = DateField(_l("To"), validators=[Optional()])
+    last = WholeNumberField(
+        _l("Handicap: the player's last sessions"),
+        validators=[Optional()],
+        low=1,
+        high=100,
+        out_of_range=_l("From %(min)d to %(max)d sessions."),
+        default=10,
+    )
+    share = WholeNumberField(
+        _l("Share of the gap to 50 %, in %"),
+        validators=[Optional()],
+        low=0,
+        high=100,
+        out_of_range=_l("From %(min)d to %(max)d %%."),
+        default=50,
+    )
+    cap = WholeNumberField(
+        _l("At most, in points"),
+        validators=[Optional()],
+        low=0,
+        high=50,
+        out_of_range=_l("From %(min)d to %(max)d points."),
+        default=5,
+    )
+    best = WholeNumberField(
+        _l("Ladder: each member's best results (empty: all)"),
+        validators=[Optional()],
+        low=1,
+        high=500,
+        out_of_range=_l("From %(min)d to %(max)d results."),
+    )
+    points = StringField(
+        _l("Or points for 1st, 2nd, … place"),
+        validators=[Optional(), Length(max=200)],
+        filters=[stripped],
+    )
+    session = SelectField(_l("Handicapped ranking of"), validate_choice=False)
+
+    def points_given(self) -> tuple[int, ...] | None:
+        """The points of each place, as typed ("10 7 5"); ``None`` for none."""
+        typed = (self.points.data or "").replace(",", " ").split()
+        return tuple(int(word) for word in typed) if typed else None
+
+    def validate(self, extra_validators: ExtraValidators = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.since.data and self.until.data and self.since.data > self.until.data:
+            self.until.errors = [*self.until.errors, _("The period ends before it begins.")]
+            valid = False
+        words = (self.points.data or "").replace(",", " ").split()
+        if not all(word.isascii() and word.isdigit() and len(word) <= 4 for word in words):
+            self.points.errors = [
+                *self.points.errors,
+                _("Type each place's points as whole numbers, such as 10 7 5 3."),
+            ]
+            valid = False
+        elif len(words) > MOST_POINTS:
+            self.points.errors = [
+                *self.points.errors,
+                _("At most %(count)d places score points.", count=MOST_POINTS),
+            ]
             valid = False
         return valid

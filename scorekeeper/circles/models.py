@@ -105,9 +105,20 @@ class Person(Model):
     """The bridge federation they play under (:class:`~scorekeeper.rules.federations.Federation`),
     with their ``federation_number`` there, as the federation writes it."""
     federation_number: Mapped[str | None] = mapped_column(String(MAX_NUMBER))
+    home_id: Mapped[int | None] = mapped_column(
+        ForeignKey("person.id", ondelete="SET NULL"), index=True
+    )
+    """The person of another circle whose own link took this place: their page shows this
+    circle's games beside their own, and this row's own link (:attr:`token`) opens nothing
+    the circle's keepers were given."""
+    left_as: Mapped[str | None] = mapped_column(String(10))
+    """How the circle's pages show a person who left it (:class:`Left`); ``None``: a member."""
 
     circle: Mapped[Circle] = relationship(back_populates="people")
-    merged_into: Mapped[Person | None] = relationship(remote_side=[id])
+    merged_into: Mapped[Person | None] = relationship(
+        remote_side=[id], foreign_keys=[merged_into_id]
+    )
+    home: Mapped[Person | None] = relationship(remote_side=[id], foreign_keys=[home_id])
     seats: Mapped[list[Player]] = relationship(
         foreign_keys=[Player.person_id], passive_deletes=True
     )
@@ -118,6 +129,11 @@ class Person(Model):
         """Every name comes with its key, however it is set."""
         self.name_key = name_key(name)
         return name
+
+    @property
+    def shown_by_name(self) -> bool:
+        """Whether the circle's public pages show their name: they chose to, and are a member."""
+        return self.shows_name and self.left_as is None
 
     @property
     def federation_line(self) -> str | None:
@@ -141,6 +157,15 @@ class Person(Model):
         return person
 
 
+class Left(StrEnum):
+    """What the circle's pages show in place of the name of a person who left it, as they
+    chose."""
+
+    INITIALS = "initials"
+    FORMER = "former"
+    """"A former member"."""
+
+
 class CircleChangeKind(StrEnum):
     """What was changed in a circle, for its log."""
 
@@ -158,6 +183,14 @@ class CircleChangeKind(StrEnum):
     """A person who joined the circle with a game added to it (undone with it)."""
     NUMBERED = "numbered"
     """A person's federation number given, changed or taken away (old and new as written)."""
+    PLACE_TAKEN = "place-taken"
+    """A person's place taken by the own link of someone of another circle (the person's)."""
+    PLACE_GIVEN_BACK = "place-given-back"
+    """That place given back by them: its own link is the circle's to give again."""
+    LEFT = "left"
+    """A person left the circle, shown since as they chose (``new``: a :class:`Left`)."""
+    CAME_BACK = "came-back"
+    """A person who left, back under their name."""
 
 
 class CircleChange(Model):

@@ -11,7 +11,7 @@ only to its keepers, and a person who chose initials is shown by them to every o
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from flask import abort, session
@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.circles.forms import check_name
-from scorekeeper.circles.models import Circle, Person
+from scorekeeper.circles.models import Circle, Left, Person
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import NewGameForm
 from scorekeeper.games.lookup import GAME_ID
@@ -161,13 +161,26 @@ def person_for(circle: Circle, name: str) -> Person:
     return person
 
 
+def shown_names(people: Sequence[Person]) -> tuple[str, ...]:
+    """The names the circle's public pages show for these people (in the order they joined):
+    their own, their initials where they chose them or left the circle as initials, "a former
+    member" (numbered where several are) where they left as one."""
+    public = public_names([(person.name, person.shown_by_name) for person in people])
+    former = [person for person in people if person.left_as == Left.FORMER]
+    numbered = {
+        person.id: _("A former member") if number == 1 else f"{_('A former member')} {number}"
+        for number, person in enumerate(former, 1)
+    }
+    return tuple(numbered.get(person.id, name) for person, name in zip(people, public, strict=True))
+
+
 def hidden_names(circle: Circle) -> dict[int, str]:
     """What the circle's games show in place of the name of each of its people who chose to
-    show their initials (by the id of each row of theirs, merged ones too): those initials, as
-    the circle's public pages show them (numbered where two people's are alike)."""
+    show their initials or left the circle (by the id of each row of theirs, merged ones too):
+    what the circle's public pages show of them (see :func:`shown_names`)."""
     people = circle.current_people
-    public = public_names([(person.name, person.shows_name) for person in people])
-    hidden = {p.id: name for p, name in zip(people, public, strict=True) if not p.shows_name}
+    public = shown_names(people)
+    hidden = {p.id: name for p, name in zip(people, public, strict=True) if not p.shown_by_name}
     return {row.id: hidden[row.now.id] for row in circle.people if row.now.id in hidden}
 
 
@@ -220,7 +233,7 @@ def federation_numbers(ids: Collection[int]) -> dict[int, str]:
         for person in found
         if (number := person.now.federation_number)
         and person.now.federation
-        and person.now.shows_name
+        and person.now.shown_by_name
     }
 
 

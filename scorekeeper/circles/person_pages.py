@@ -1,35 +1,42 @@
-"""A person's own page, by their own link: their figures and games, whether their name is
-shown, their whole history to download."""
+"""A person's own page, by their own link: their figures and games in each circle they have a
+place in, what each circle's pages show of them, their whole history to download.
+
+A person's own link may take their place in another circle: that circle's keeper gives them
+the link of their place there (the offer), and they paste their own link on its page. From then
+on their page shows both circles, each league in its circle, and the place's own link is new
+and given to nobody: each circle's keepers still see only their circle. Giving a place back,
+leaving a circle (shown there since by their initials or as "a former member", as they chose)
+and coming back are the person's, by their own link alone; each is logged in the circle.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from datetime import date
+from typing import Any
+from urllib.parse import urlsplit
 
 from flask import (
     Response,
+    abort,
     flash,
     redirect,
     render_template,
     url_for,
 )
 from flask_babel import gettext as _
+from sqlalchemy import select
 from sqlalchemy.orm.attributes import set_committed_value
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.circles import bp
 from scorekeeper.circles.changes import changed_meanwhile, hold, log, shown_anew
-from scorekeeper.circles.forms import (
-    ShowNameForm,
-)
-from scorekeeper.circles.history import CircleHistory, circle_history
-from scorekeeper.circles.models import CircleChangeKind, Person
-from scorekeeper.circles.people import (
-    hidden_names,
-    shown_to_viewers,
-)
-from scorekeeper.circles.stats import (
-    person_figures,
-)
+from scorekeeper.circles.forms import OwnLinkForm, PlaceForm, ShowNameForm
+from scorekeeper.circles.history import circle_history
+from scorekeeper.circles.models import Circle, CircleChangeKind, Left, Person
+from scorekeeper.circles.people import hidden_names, shown_to_viewers
+from scorekeeper.circles.stats import person_figures
 from scorekeeper.circles.transfer import export_person
 from scorekeeper.circles.views import (
     family_people,
@@ -39,95 +46,314 @@ from scorekeeper.circles.views import (
     public_names_of,
     seat_names_for,
 )
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game, new_scorer_token
 from scorekeeper.games.registry import FAMILIES
 from scorekeeper.games.writes import Outcome, write_entry
 
-# --- A person's own page -------------------------------------------------------------------------
+OWN_LINK = re.compile(r"/person/([A-Za-z0-9_-]{8,64})/?$")
 
 
-@bp.get("/person/<token>")
-def person_page(token: str) -> str:
-    """Every game the person played in the circle, and their figures; their choice of the name
-    the circle's public pages show."""
-    person = person_by_token(token).now
+@dataclass(frozen=True)
+class Place:
+    """The person in one circle: what their page shows of it."""
+
+    person: Person
+    circle: Circle
+    games: list[Game]
+    leagues: tuple[Any, ...]
+    sections: list[tuple[str, Any]]
+    names: dict[str, str]
+    public_name: str
+    seat_names: Any
+    home: bool
+    """Whether it is the place of the link the page is opened by."""
+
+
+def places_of(home: Person) -> list[Person]:
+    """The person's places: their own, then those their link took in other circles (each as
+    it now is, after a merge there), in the order they were taken."""
+    taken = db.session.scalars(
+        select(Person).where(Person.home_id == home.id).order_by(Person.id)
+    ).all()
+    found = [home]
+    for place in taken:
+        if place.now not in found:
+            found.append(place.now)
+    return found
+
+
+def place_page(person: Person, home: bool) -> Place:
     circle = person.circle
-    history: CircleHistory = circle_history(circle)
     names = public_names_of(circle)
-    ids = family_people(person)
-    games = games_played(circle, ids)
-    figures = person_figures(history, str(person.id))
-    return render_template(
-        "circles/person.html",
+    figures = person_figures(circle_history(circle), str(person.id))
+    return Place(
         person=person,
         circle=circle,
-        token=token,
-        games=games,
+        games=games_played(circle, family_people(person)),
         leagues=figures.leagues,
         sections=figures.sections(),
         names=names,
         public_name=names[str(person.id)],
-        form=ShowNameForm(),
-        family_name=lambda game: FAMILIES[game.family].name(),
         seat_names=seat_names_for(circle, names),
+        home=home,
     )
 
 
-@bp.post("/person/<token>/name-shown")
-def show_name(token: str) -> Outcome:
-    """The person's choice: their name on the circle's public pages, or their initials."""
-    form = ShowNameForm()
+def home_by_token(token: str) -> Person:
+    """The person whose own link this is, as they now are."""
+    return person_by_token(token).now
+
+
+@bp.get("/person/<token>")
+def person_page(token: str) -> str:
+    """Every game the person played in each circle they have a place in, and their figures;
+    their choice of what each circle's public pages show of them."""
+    home = home_by_token(token)
+    places = [place_page(person, person is home) for person in places_of(home)]
+    return render_template(
+        "circles/person.html",
+        person=home,
+        token=token,
+        places=places,
+        form=ShowNameForm(),
+        place_form=PlaceForm(),
+        link_form=OwnLinkForm(),
+        left=Left,
+        family_name=lambda game: FAMILIES[game.family].name(),
+    )
+
+
+def own_page(token: str) -> BaseResponse:
+    return redirect(url_for("circles.person_page", token=token))
+
+
+def person_change(token: str, form: Any, change: Any, said: Any, *, holding: Any = None) -> Outcome:
+    """A change the person makes to one of their places (the form's ``place``): loaded with
+    that place's circle held (see changes.hold), changed, its circle's games drawn anew where
+    what they show of the person changed, and back to the person's page."""
     if not form.validate():
         flash(_("This form has expired: here is your page as it is now."), "error")
-        return redirect(url_for("circles.person_page", token=token))
-    if form.shows.data not in ("yes", "no"):
-        flash(_("Choose to show your name or your initials."), "error")
-        return redirect(url_for("circles.person_page", token=token))
-    shows = form.shows.data == "yes"
-
-    def done(person: Person) -> None:
-        if shows:
-            flash(_("The circle's pages show your name."))
-        else:
-            flash(_("The circle's pages show your initials, not your name."))
-
-    def change(person: Person) -> BaseResponse | None:
-        if person.shows_name == shows:
-            done(person)
-            return own_page(person)
-        before = hidden_names(person.circle)
-        person.shows_name = shows
-        kind = CircleChangeKind.NAME_SHOWN if shows else CircleChangeKind.INITIALS
-        log(person.circle, kind, person_id=person.id)
-        shown_anew(person.circle, before)
-        return None
-
-    def own_page(person: Person) -> BaseResponse:
-        return redirect(url_for("circles.person_page", token=token))
+        return own_page(token)
+    message = ""
 
     def load() -> Person:
-        person = person_by_token(token)
-        hold(person.circle)
-        return person.now
+        home = home_by_token(token)
+        place = place_of(home, form.place.data)
+        hold(place.circle)
+        return place
+
+    def changed(place: Person) -> BaseResponse | None:
+        nonlocal message
+        before = hidden_names(place.circle)
+        answer = change(place)
+        if isinstance(answer, str):
+            flash(answer)
+            return own_page(token)
+        message = said(place)
+        shown_anew(place.circle, before)
+        return None
 
     return write_entry(
         load,
-        change,
-        done,
-        lock=lambda person: person.circle,  # the circle's pages change with it
-        page=own_page,
+        changed,
+        lambda place: flash(message),
+        lock=lambda place: place.circle,  # the circle's pages change with it
+        page=lambda place: own_page(token),
         busy=lambda: changed_meanwhile(url_for("circles.person_page", token=token)),
     )
 
 
+def place_of(home: Person, place_id: str | None) -> Person:
+    """The person's place of this id (their own where none is given); 404 for another's."""
+    if not place_id:
+        return home
+    if not place_id.isdigit():
+        abort(404)
+    for place in places_of(home):
+        if place.id == int(place_id):
+            return place
+    abort(404)
+
+
+@bp.post("/person/<token>/name-shown")
+def show_name(token: str) -> Outcome:
+    """The person's choice: their name on a circle's public pages, or their initials."""
+    form = ShowNameForm()
+    if form.validate() and form.shows.data not in ("yes", "no"):
+        flash(_("Choose to show your name or your initials."), "error")
+        return own_page(token)
+    shows = form.shows.data == "yes"
+
+    def change(person: Person) -> str | None:
+        if person.shows_name == shows:
+            return said(person)
+        person.shows_name = shows
+        kind = CircleChangeKind.NAME_SHOWN if shows else CircleChangeKind.INITIALS
+        log(person.circle, kind, person_id=person.id)
+        return None
+
+    def said(person: Person) -> str:
+        if shows:
+            return _("%(circle)s's pages show your name.", circle=person.circle.name)
+        return _("%(circle)s's pages show your initials, not your name.", circle=person.circle.name)
+
+    return person_change(token, form, change, said)
+
+
+@bp.post("/person/<token>/leave")
+def leave(token: str) -> Outcome:
+    """The person leaves a circle: its pages show them since by their initials, or as "a
+    former member", as they chose; their games there stay on their own page."""
+    form = PlaceForm()
+    if form.validate() and form.left_as.data not in {way.value for way in Left}:
+        flash(_("Choose how the circle's pages show you once you have left."), "error")
+        return own_page(token)
+    way = form.left_as.data
+
+    def change(person: Person) -> str | None:
+        if person.left_as == way:
+            return said(person)
+        person.left_as = way
+        log(person.circle, CircleChangeKind.LEFT, person_id=person.id, new=way)
+        return None
+
+    def said(person: Person) -> str:
+        if way == Left.FORMER:
+            return _(
+                "You left %(circle)s: its pages show you as a former member.",
+                circle=person.circle.name,
+            )
+        return _("You left %(circle)s: its pages show your initials.", circle=person.circle.name)
+
+    return person_change(token, form, change, said)
+
+
+@bp.post("/person/<token>/come-back")
+def come_back(token: str) -> Outcome:
+    """The person who left a circle comes back: its pages show them as before they left."""
+    form = PlaceForm()
+
+    def change(person: Person) -> str | None:
+        if person.left_as is None:
+            return said(person)
+        person.left_as = None
+        log(person.circle, CircleChangeKind.CAME_BACK, person_id=person.id)
+        return None
+
+    def said(person: Person) -> str:
+        return _("You are back in %(circle)s.", circle=person.circle.name)
+
+    return person_change(token, form, change, said)
+
+
+@bp.post("/person/<token>/give-back")
+def give_back(token: str) -> Outcome:
+    """The person gives back a place their link took in another circle: it leaves their page,
+    and its own link is new, for that circle's keepers to give again."""
+    form = PlaceForm()
+
+    def change(person: Person) -> str | None:
+        rows = [row for row in person.circle.people if row.now is person and row.home_id]
+        if not rows:
+            return _("This place is your own: leave its circle instead.")
+        for row in rows:
+            row.home_id = None
+        person.token = new_scorer_token()
+        log(person.circle, CircleChangeKind.PLACE_GIVEN_BACK, person_id=person.id)
+        return None
+
+    def said(person: Person) -> str:
+        return _("Your place in %(circle)s is given back.", circle=person.circle.name)
+
+    return person_change(token, form, change, said)
+
+
+@bp.post("/person/<token>/take-place")
+def take_place(token: str) -> Outcome:
+    """The place of this link (the offer its circle's keeper gave) taken by the person whose
+    own link, from another circle, is pasted: their page shows this circle's games from then
+    on, and this link opens nothing any more (its place is theirs, by their own link)."""
+    form = OwnLinkForm()
+    if not form.validate():
+        return render_offer(token, form, 422)
+    found = OWN_LINK.search(urlsplit(form.link.data or "").path)
+    home_token = found.group(1) if found else ""
+    message = home_token_found = ""
+
+    def load() -> Person:
+        place = person_by_token(token).now
+        hold(place.circle)
+        return place
+
+    def change(place: Person) -> BaseResponse | tuple[str, int] | None:
+        nonlocal message, home_token_found
+        home = db.session.scalar(select(Person).where(Person.token == home_token))
+        if home is None:
+            form.link.errors = [_("This is no person's own link on this server.")]
+            return render_offer(token, form, 422)
+        home = home.now
+        if home.home_id is not None:  # their link holds places; this row is one of them
+            home = home.home.now if home.home is not None else home
+        if home is place or home.circle_id == place.circle_id:
+            form.link.errors = [_("This is a link of this circle: paste your own page's link.")]
+            return render_offer(token, form, 422)
+        held = {other.circle_id for other in places_of(home)}
+        joining = [place, *places_of(place)[1:]]
+        if any(other.circle_id in held for other in joining):
+            form.link.errors = [_("Your page has a place in this circle already.")]
+            return render_offer(token, form, 422)
+        for other in joining:  # the places this link took come along
+            other.home_id = home.id
+        place.token = new_scorer_token()
+        log(place.circle, CircleChangeKind.PLACE_TAKEN, person_id=place.id)
+        message = _("Your page now shows %(circle)s too.", circle=place.circle.name)
+        home_token_found = home.token
+        return None
+
+    return write_entry(
+        load,
+        change,
+        lambda place: flash(message),
+        lock=lambda place: place.circle,
+        page=lambda place: own_page(home_token_found),
+        busy=lambda: changed_meanwhile(url_for("circles.person_page", token=token)),
+    )
+
+
+def render_offer(token: str, form: OwnLinkForm, status: int) -> tuple[str, int]:
+    """The place's page drawn again with the link typed and what is wrong with it."""
+    home = home_by_token(token)
+    places = [place_page(person, person is home) for person in places_of(home)]
+    page = render_template(
+        "circles/person.html",
+        person=home,
+        token=token,
+        places=places,
+        form=ShowNameForm(),
+        place_form=PlaceForm(),
+        link_form=form,
+        left=Left,
+        family_name=lambda game: FAMILIES[game.family].name(),
+    )
+    return page, status
+
+
 @bp.get("/person/<token>/history.json")
 def person_json(token: str) -> Response:
-    """The person's own history: every game they played in the circle, and their figures."""
-    person = person_by_token(token).now
-    circle = person.circle
-    ids = family_people(person)
-    games = games_played(circle, ids)
-    for game in games:  # the others as the circle's pages show them; the person as typed
-        for row, attribute, value in shown_to_viewers(game, own=ids):
-            set_committed_value(row, attribute, value)
-    document = export_person(person, games, circle_history(circle), public_names_of(circle))
-    return json_file(document, f"history-{date.today():%Y-%m-%d}-{person.id}")
+    """The person's whole history: every game they played in each circle they have a place
+    in, and their figures there."""
+    home = home_by_token(token)
+    documents = []
+    for place in places_of(home):
+        circle = place.circle
+        ids = family_people(place)
+        games = games_played(circle, ids)
+        for game in games:  # the others as the circle's pages show them; the person as typed
+            for row, attribute, value in shown_to_viewers(game, own=ids):
+                set_committed_value(row, attribute, value)
+        documents.append(
+            export_person(place, games, circle_history(circle), public_names_of(circle))
+        )
+    document = {**documents[0], "elsewhere": documents[1:]} if len(documents) > 1 else documents[0]
+    return json_file(document, f"history-{date.today():%Y-%m-%d}-{home.id}")

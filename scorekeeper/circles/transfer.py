@@ -15,7 +15,14 @@ from flask_babel import gettext as _
 from pydantic import Field
 
 from scorekeeper.circles.history import CircleHistory
-from scorekeeper.circles.models import NAME_LENGTH, Circle, CircleChange, CircleChangeKind, Person
+from scorekeeper.circles.models import (
+    NAME_LENGTH,
+    Circle,
+    CircleChange,
+    CircleChangeKind,
+    Left,
+    Person,
+)
 from scorekeeper.circles.stats import person_figures
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -46,6 +53,7 @@ class PersonFile(Schema):
     merged_into: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
     federation: Federation | None = None
     federation_number: Text(MAX_NUMBER, shortest=1) | None = None  # type: ignore[valid-type]
+    left_as: Left | None = None
 
 
 class CircleGameFile(Schema):
@@ -96,6 +104,7 @@ def export_circle(circle: Circle) -> dict[str, Any]:
                 "name": person.name,
                 "shows_name": person.shows_name,
                 "merged_into": person.merged_into_id,
+                **({"left_as": person.left_as} if person.left_as else {}),
                 **(
                     {"federation": person.federation, "federation_number": person.federation_number}
                     if person.federation_line
@@ -143,7 +152,11 @@ def import_circle(raw: bytes) -> Circle:
         if name_key(member.name) in keys:
             raise TransferError(_("In the file, %(name)s is named twice.", name=member.name))
         keys.add(name_key(member.name))
-        people[member.id] = Person(name=member.name, shows_name=member.shows_name)
+        people[member.id] = Person(
+            name=member.name,
+            shows_name=member.shows_name,
+            left_as=member.left_as.value if member.left_as else None,
+        )
         people[member.id].number_with(federation_line(member))
     for member in document.people:
         if member.merged_into is not None:

@@ -38,11 +38,12 @@ from scorekeeper.circles.forms import (
     ScorerLinkForm,
 )
 from scorekeeper.circles.history import circle_history
-from scorekeeper.circles.models import Circle, CircleChange, CircleChangeKind, Person
+from scorekeeper.circles.models import Circle, CircleChange, CircleChangeKind, Left, Person
 from scorekeeper.circles.people import (
     keeps,
     remember_keeper,
     require_keeper,
+    shown_names,
 )
 from scorekeeper.circles.stats import (
     LeagueTable,
@@ -62,7 +63,6 @@ from scorekeeper.games.rights import form_key
 from scorekeeper.games.transfer import TransferError
 from scorekeeper.games.views import new_nonce
 from scorekeeper.limits import new_games_limit
-from scorekeeper.rules.history import public_names
 
 
 @bp.context_processor
@@ -108,7 +108,7 @@ def family_people(person: Person) -> list[int]:
 def public_names_of(circle: Circle) -> dict[str, str]:
     """The name the circle's public pages show for each person, by the history's key."""
     people = circle.current_people
-    shown = public_names([(person.name, person.shows_name) for person in people])
+    shown = shown_names(people)
     return {str(person.id): name for person, name in zip(people, shown, strict=True)}
 
 
@@ -271,6 +271,16 @@ def change_text(change: CircleChange) -> str:
         if change.new is None:
             return _("%(name)s's federation number %(old)s taken away", name=who, old=change.old)
         return _("%(name)s's federation number: %(number)s", name=who, number=change.new)
+    if kind is CircleChangeKind.PLACE_TAKEN:
+        return _("%(name)s's place taken with their own page from another circle", name=who)
+    if kind is CircleChangeKind.PLACE_GIVEN_BACK:
+        return _("%(name)s's place given back: their link here is new", name=who)
+    if kind is CircleChangeKind.LEFT:
+        if change.new == Left.FORMER:
+            return _("%(name)s left the circle, shown as a former member", name=who)
+        return _("%(name)s left the circle, shown by their initials", name=who)
+    if kind is CircleChangeKind.CAME_BACK:
+        return _("%(name)s came back to the circle", name=who)
     if kind is CircleChangeKind.NAME_SHOWN:
         return _("%(name)s shows their name", name=who)
     return _("%(name)s shows their initials", name=who)
@@ -338,11 +348,14 @@ def circle_links(circle: Circle) -> dict[str, str]:
 
 
 def person_links(circle: Circle) -> dict[int, str]:
-    """Each person's own link, for the phones that keep the circle to give them."""
+    """Each person's own link, for the phones that keep the circle to give them: none for a
+    place another circle's person took, whose link is theirs alone."""
     base = link_base()
+    taken = {row.now.id for row in circle.people if row.home_id is not None}
     return {
         person.id: base + url_for("circles.person_page", token=person.token)
         for person in circle.current_people
+        if person.id not in taken
     }
 
 

@@ -21,6 +21,8 @@ from scorekeeper.rules.common import RuleError
 from scorekeeper.rules.history import (
     PairSession,
     PartnerRecord,
+    RankedPair,
+    RankedSession,
     by_partner,
     pair_partners,
     percentages_over_time,
@@ -106,10 +108,48 @@ def shown(game: Game, hidden: Mapping[int, str]) -> list[tuple[Any, str, str]]:
     return found
 
 
+def season(games: Sequence[CircleGame]) -> list[RankedSession]:
+    """Each session of the circle closed (or read from its results file), its pairs as its
+    ranking placed them (each direction's apart in a two-winner session): the published
+    percentage and place where its file gave them."""
+    found = []
+    for played in games:
+        game = played.game
+        assert isinstance(game, ClubSession)
+        if not (game.closed or game.movement_kind == FROM_FILE):
+            continue
+        try:
+            score = game.score()
+        except RuleError:
+            continue
+        ranked: list[RankedPair] = []
+        for pair in game.pairs:
+            standing = score.standing_of(pair.key)
+            percentage = published_percentage(pair)
+            if percentage is None and standing is not None:
+                percentage = standing.percentage
+            if standing is None or percentage is None:
+                continue
+            (ranking,) = [ranks for _side, ranks in score.rankings if standing in ranks]
+            ranked.append(
+                RankedPair(
+                    " ".join([_("Pair %(number)d", number=pair.number), pair.direction]).strip(),
+                    (played.person(pair.first_person_id), played.person(pair.second_person_id)),
+                    percentage,
+                    standing.rank,
+                    sum(1 for other in ranking if other.rank == standing.rank),
+                )
+            )
+        if ranked:
+            found.append(RankedSession(game.created_at.date(), game.id, tuple(ranked)))
+    return found
+
+
 IN_CIRCLES = InCircles(
     figures=figures,
     figures_template="club/_in_circle.html",
     loaded=("pairs", "results"),
     places=places,
     shown=shown,
+    season=season,
 )

@@ -102,6 +102,10 @@ class InCircles:
     """What a game shows outside its seats in place of its rows' names, given the names shown
     instead of some people's (by person id): (row, attribute, value), as
     :attr:`Circles.shown_to_viewers`."""
+    season: Callable[[Sequence[CircleGame]], Sequence[Any]] = lambda games: ()
+    """The family's sessions of the circle's season as ranked (values of
+    :class:`~scorekeeper.rules.history.RankedSession`), for its handicapped rankings and its
+    ladder; a family of games with no such ranking has none."""
 
 
 @dataclass(frozen=True)

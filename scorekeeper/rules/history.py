@@ -632,6 +632,50 @@ class SeasonResult:
 
 
 @dataclass(frozen=True)
+class RankedPair:
+    """A pair of a club session as its ranking placed it: its label, its two players (the
+    circle's keys, ``None`` for a guest), its percentage and its place, shared by ``tied``
+    pairs."""
+
+    pair: str
+    partners: Side
+    percentage: Fraction
+    place: int
+    tied: int = 1
+
+
+@dataclass(frozen=True)
+class RankedSession:
+    """A club session of the season: its day, its key, and its pairs as ranked (each ranking
+    of a two-winner session apart)."""
+
+    played_on: date
+    session: str
+    pairs: tuple[RankedPair, ...]
+
+
+def season_results(sessions: Iterable[RankedSession]) -> list[SeasonResult]:
+    """Each member's result in each session of the season: their pair's percentage and place
+    (a guest has none)."""
+    return [
+        SeasonResult(session.played_on, person, pair.percentage, pair.place, pair.tied)
+        for session in sessions
+        for pair in session.pairs
+        for person in dict.fromkeys(pair.partners)
+        if person is not None
+    ]
+
+
+def pair_sessions_of(sessions: Iterable[RankedSession]) -> list[PairSession]:
+    """The season's sessions as each pair played them, for the handicaps."""
+    return [
+        PairSession(session.played_on, pair.partners, pair.percentage)
+        for session in sessions
+        for pair in session.pairs
+    ]
+
+
+@dataclass(frozen=True)
 class LadderRule:
     """How a club's ladder counts, as its page and printout state it: each member's ``best``
     results of the season (all of them where ``None``), each result its percentage, or, where
@@ -645,6 +689,10 @@ class LadderRule:
 
     best: int | None = None
     points: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.best is not None and self.best < 1:
+            raise ValueError("A ladder counts at least one result of each member.")
 
     def result_score(self, result: SeasonResult) -> Fraction:
         if self.points is None:

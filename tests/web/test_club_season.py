@@ -1,0 +1,181 @@
+"""A club's season page: the ladder of twelve generated sessions and a session's handicapped
+ranking, held to a count written here from each session's ranking, apart from
+scorekeeper.rules.history."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from datetime import date, datetime, timedelta
+from fractions import Fraction
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.circles.models import Circle
+from scorekeeper.club.models import ClubSession
+from scorekeeper.extensions import db
+from scorekeeper.games.models import Game
+from tests.web.table import text
+from tests.web.test_circle_places import club_session
+from tests.web.test_circles import Keeper
+
+MEMBERS = ["Anne", "Bruno", "Chloé", "Denis", "Émile", "Fanny", "Gilles", "Hélène"]
+FIRST_DAY = date(2026, 9, 1)
+
+Pair = tuple[str, str]
+Session = tuple[date, str, list[tuple[str, Pair, Fraction, int, int]]]
+"""A session's day, id and pairs: label, players' names, percentage, place, tied."""
+
+
+def twelve_sessions(client: FlaskClient, app: Flask, circle_id: str) -> list[Session]:
+    """Twelve weekly sessions of the circle, their pairs drawn from the members with now and
+    then a guest, each as its own ranking placed its pairs."""
+    draw = random.Random(56)
+    sessions: list[Session] = []
+    for week in range(12):
+        players: list[str | None] = [*draw.sample(MEMBERS, 6 if week % 3 else 5)]
+        players += [None] * (12 - len(players))
+        draw.shuffle(players)
+        # A guest is typed in by name, and so joins the circle's people.
+        pairs = [
+            (players[2 * i] or f"Guest {week}{i}a", players[2 * i + 1] or f"Guest {week}{i}b")
+            for i in range(6)
+        ]
+        names = {f"names-{i}": f"{first} – {second}" for i, (first, second) in enumerate(pairs)}
+        club = club_session(client, app, circle_id, names)
+        day = FIRST_DAY + timedelta(days=7 * week)
+        with app.app_context():
+            game = db.session.get(Game, club.url.rsplit("/", 1)[1])
+            assert isinstance(game, ClubSession)
+            game.created_at = datetime(day.year, day.month, day.day, 20)
+            db.session.commit()
+            score = game.score()
+            found = []
+            for pair, names_of in zip(game.pairs, pairs, strict=True):
+                standing = score.standing_of(pair.key)
+                assert standing is not None and standing.percentage is not None
+                (ranking,) = [r for _side, r in score.rankings if standing in r]
+                tied = sum(other.rank == standing.rank for other in ranking)
+                label = f"Pair {pair.number} {pair.direction}".strip()
+                found.append((label, names_of, standing.percentage, standing.rank, tied))
+            sessions.append((day, game.id, found))
+    return sessions
+
+
+def expected_ladder(sessions: list[Session], best: int | None, points: list[int] | None) -> list:
+    scores: dict[str, list[Fraction]] = {}
+    for _day, _id, pairs in sessions:
+        for _label, players, percentage, place, tied in pairs:
+            if points is None:
+                result = percentage
+            else:
+                won = [
+                    points[p] if p < len(points) else 0 for p in range(place - 1, place - 1 + tied)
+                ]
+                result = Fraction(sum(won), tied)
+            for name in set(players):
+                scores.setdefault(name, []).append(result)
+    totals = {
+        name: sum(sorted(mine, reverse=True)[: best or len(mine)], Fraction(0))
+        for name, mine in scores.items()
+    }
+    return sorted(
+        (1 + sum(other > total for other in totals.values()), name, f"{float(total):.2f}")
+        for name, total in totals.items()
+    )
+
+
+def expected_handicaps(
+    sessions: list[Session], chosen: int, last: int, share: Fraction, cap: int
+) -> list:
+    day = sessions[chosen][0]
+    history: dict[str, list[Fraction]] = {}
+    for played_on, _id, pairs in sessions:
+        if played_on < day:
+            for _label, players, percentage, _place, _tied in pairs:
+                for name in set(players):
+                    history.setdefault(name, []).append(percentage)
+
+    def handicap(name: str) -> Fraction:
+        mine = history.get(name, [])[-last:]
+        if not mine:
+            return Fraction(0)
+        gap = (50 - sum(mine) / len(mine)) * share
+        return max(Fraction(-cap), min(Fraction(cap), gap))
+
+    lines = []
+    for _label, players, percentage, _place, _tied in sessions[chosen][2]:
+        pair = (handicap(players[0]) + handicap(players[1])) / 2
+        lines.append((percentage, pair, percentage + pair))
+    totals = [line[2] for line in lines]
+    return sorted(
+        (1 + sum(other > total for other in totals), f"{float(p):.2f}", f"{float(total):.2f}")
+        for p, _h, total in lines
+    )
+
+
+def page_rows(page: str, table: str) -> list[list[str]]:
+    body = page.split(f'<table class="{table}">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)[1:]
+    return [
+        [html.unescape(c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+        for row in rows
+    ]
+
+
+def test_the_ladder_and_the_handicapped_ranking_agree_with_a_count_of_their_own(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(name="Bridge Club", people="\n".join(MEMBERS))
+    circle_id = url.rsplit("/", 1)[1]
+    sessions = twelve_sessions(client, app, circle_id)
+    viewer = app.test_client()  # the season's page is the circle's, public
+
+    for best, points in [(None, None), (4, None), (None, [10, 7, 5, 3, 1]), (5, [6, 4, 2])]:
+        query = f"?best={best or ''}&points={' '.join(map(str, points or []))}"
+        page = text(viewer.get(f"{url}/season{query}"))
+        shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
+        assert shown == expected_ladder(sessions, best, points), (best, points)
+
+    for chosen, last, share, cap in [(6, 3, 50, 5), (11, 10, 40, 3), (0, 10, 50, 5)]:
+        query = f"?last={last}&share={share}&cap={cap}&session={sessions[chosen][1]}"
+        page = html.unescape(text(viewer.get(f"{url}/season{query}")))
+        assert f"over their last {last} sessions" in page
+        rows = page_rows(page, "handicapped")
+        shown = sorted((int(r[0].rstrip("=")), r[2], r[4]) for r in rows)
+        assert shown == expected_handicaps(sessions, chosen, last, Fraction(share, 100), cap)
+        if chosen == 0:  # nobody has a session before the first
+            assert all(r[3] == "0.00" for r in rows)
+
+    # A period: the ladder of its sessions alone.
+    since, until = sessions[3][0], sessions[8][0]
+    page = text(viewer.get(f"{url}/season?since={since}&until={until}&best=3"))
+    shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
+    assert shown == expected_ladder(sessions[3:9], 3, None)
+    assert "6 sessions" in page
+
+
+def test_bad_rules_are_told_in_the_page_and_the_season_still_shows(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(name="Bridge Club", people="Anne\nBruno")
+    for query, said in [
+        ("?best=0", "From 1 to 500 results."),
+        ("?best=x", "Type a whole number"),
+        ("?points=10+x+3", "Type each place&#39;s points as whole numbers"),
+        ("?points=" + "+".join(["1"] * 41), "At most 40 places score points."),
+        ("?since=2026-10-01&until=2026-09-01", "The period ends before it begins."),
+        ("?share=101", "From 0 to 100 %."),
+        ("?session=nothing", ""),
+        ("?since=%00", "Not a valid date value."),
+    ]:
+        answer = client.get(f"{url}/season{query}")
+        assert answer.status_code in (200, 422), query
+        assert said in text(answer), query
+    with app.app_context():
+        assert db.session.get(Circle, circle_id := url.rsplit("/", 1)[1]) is not None
+    assert client.get(f"/circle/{circle_id}x/season").status_code == 404
