@@ -71,9 +71,14 @@ class FormReader(HTMLParser):
 
 def forms_of(page: str) -> list[PageForm]:
     """The forms of ``page`` sent by POST."""
+    return [form for form in every_form_of(page) if form.method == "post"]
+
+
+def every_form_of(page: str) -> list[PageForm]:
+    """The forms of ``page``, those sent in the address (GET) too."""
     reader = FormReader()
     reader.feed(page)
-    return [form for form in reader.forms if form.method == "post"]
+    return reader.forms
 
 
 def form_to(page: str, part: str) -> PageForm:

@@ -24,7 +24,7 @@ from wtforms.form import BaseForm
 
 from scorekeeper import create_app
 from scorekeeper.forms import Form, WholeNumberField
-from tests.web.crawler import PageForm, as_drawn, forms_of
+from tests.web.crawler import PageForm, as_drawn, every_form_of, forms_of
 from tests.web.families import every_familys_pages
 from tests.web.table import text
 from tests.web.test_circles import Keeper
@@ -143,18 +143,19 @@ def test_every_number_field_refuses_a_wrong_number_with_its_message_and_keeps_th
     fields = number_fields()
     right = {name: a_right_number(field) for (_form, name), field in fields.items()}
     refused: set[tuple[str, str, str]] = set()
+    season = Keeper(client).start() + "/season"  # a page whose form is sent in its address
     walk = [
         (url, index, name, wrong_kind)
-        for url in every_familys_pages(client)
-        for index, form in enumerate(forms_of(text(client.get(url))))
+        for url in [*every_familys_pages(client), season]
+        for index, form in enumerate(every_form_of(text(client.get(url))))
         for name in form.fields
         if name in right
         for wrong_kind in WRONG
     ]
     for url, index, name, wrong_kind in walk:
-        for button in buttons(forms_of(text(client.get(url)))[index]):
+        for button in buttons(every_form_of(text(client.get(url)))[index]):
             # Drawn again each time: an entry another button made changes the page.
-            drawn = forms_of(text(client.get(url)))[index]
+            drawn = every_form_of(text(client.get(url)))[index]
             numbers = {other: right[other] for other in drawn.fields if other in right}
             data = (
                 typed_in(drawn, numbers)
@@ -162,7 +163,10 @@ def test_every_number_field_refuses_a_wrong_number_with_its_message_and_keeps_th
                 | dict([button] if button else [])
             )
             del validated[:]
-            response = client.post(drawn.action, data=data)
+            if drawn.method == "get":
+                response = client.get(drawn.action, query_string=data)
+            else:
+                response = client.post(drawn.action, data=data)
             where = (url, drawn.action, name, wrong_kind, button)
             assert response.status_code < 500, where
             read_by = [form for form, field, _sent in validated if field == name]
@@ -172,7 +176,7 @@ def test_every_number_field_refuses_a_wrong_number_with_its_message_and_keeps_th
             page = text(response)
             message = expected_message(fields[read_by[0], name], wrong_kind)
             assert messages_beside(page, name) == [message], where
-            (again,) = [form for form in forms_of(page) if form.action == drawn.action]
+            (again,) = [form for form in every_form_of(page) if form.action == drawn.action]
             for key, value in data.items():
                 if again.kinds.get(key) in ("text", "textarea", "hidden") and key != "csrf_token":
                     assert as_drawn(again)[key] == value, (where, key)
