@@ -235,6 +235,12 @@ MOST_POINTS = 40
 """Places a ladder's points list may give."""
 
 
+class KeepSeasonForm(Form):
+    """A keeper's keeping of the season page's rules as the club's (its address's query)."""
+
+    rules = HiddenField()
+
+
 class SeasonForm(Form):
     """The club's season as its page shows it, chosen in the page's address (a GET form): the
     period, how the handicaps are drawn, how the ladder counts, and the session whose

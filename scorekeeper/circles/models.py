@@ -22,6 +22,7 @@ from scorekeeper.rules.history import name_key
 
 NAME_LENGTH = 40
 """As long as a seat's name."""
+SEASON_RULES_LENGTH = 400
 
 
 class Circle(Model):
@@ -37,6 +38,9 @@ class Circle(Model):
     setup_nonce: Mapped[str | None] = mapped_column(String(32), unique=True)
     """The new-circle form's one-time value: the same form sent twice is one circle."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    season_rules: Mapped[str | None] = mapped_column(String(SEASON_RULES_LENGTH))
+    """The club's season rules as its keeper kept them: the season page's address's query
+    (its period, handicaps and ladder), shown when the page is opened without one."""
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 -- SQLAlchemy's own attribute
 

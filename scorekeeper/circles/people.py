@@ -11,6 +11,7 @@ only to its keepers, and a person who chose initials is shown by them to every o
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.circles.forms import check_name
+from scorekeeper.circles.history import circle_history, families_in_circles
 from scorekeeper.circles.models import Circle, Left, Person
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import NewGameForm
@@ -237,6 +239,32 @@ def federation_numbers(ids: Collection[int]) -> dict[int, str]:
     }
 
 
+MOST_PARTNERSHIPS = 60
+
+
+def pair_names(game: Game) -> list[str]:
+    """The circle's regular partnerships, the most sessions together first, then each of its
+    people who has not left it, as a session's director names its pairs (see
+    Circles.pair_names)."""
+    circle = circle_of(game)
+    if circle is None:
+        return []
+    people = {str(person.id): person for person in circle.current_people if person.left_as is None}
+    history = circle_history(circle)
+    together: Counter[tuple[str, str]] = Counter()
+    for family, counts in families_in_circles():
+        for played in counts.season(history.of(family)):
+            for pair in played.pairs:
+                first, second = sorted(pair.partners, key=lambda key: int(key or 0))
+                if first in people and second in people and first != second:
+                    together[(first, second)] += 1
+    regular = [
+        f"{people[first].name} – {people[second].name}"
+        for (first, second), _count in together.most_common(MOST_PARTNERSHIPS)
+    ]
+    return [*regular, *(person.name for person in people.values())]
+
+
 HOOKS = Circles(
     kept=kept_circle_id,
     check_seats=check_seats,
@@ -247,5 +275,6 @@ HOOKS = Circles(
     circle_name=circle_name,
     name_problem=check_name,
     federation_numbers=federation_numbers,
+    pair_names=pair_names,
 )
 """What the circles add to the core's new games and home page (see registry.Circles)."""

@@ -36,6 +36,7 @@ from scorekeeper.circles.forms import OwnLinkForm, PlaceForm, ShowNameForm
 from scorekeeper.circles.history import circle_history
 from scorekeeper.circles.models import Circle, CircleChangeKind, Left, Person
 from scorekeeper.circles.people import hidden_names, shown_to_viewers
+from scorekeeper.circles.season import ladder_line
 from scorekeeper.circles.stats import person_figures
 from scorekeeper.circles.transfer import export_person
 from scorekeeper.circles.views import (
@@ -68,6 +69,8 @@ class Place:
     seat_names: Any
     home: bool
     """Whether it is the place of the link the page is opened by."""
+    ladder: tuple[Any, ...] | None
+    """Their line in the club's ladder, by its kept rules (see season.ladder_line)."""
 
 
 def places_of(home: Person) -> list[Person]:
@@ -86,7 +89,8 @@ def places_of(home: Person) -> list[Person]:
 def place_page(person: Person, home: bool) -> Place:
     circle = person.circle
     names = public_names_of(circle)
-    figures = person_figures(circle_history(circle), str(person.id))
+    history = circle_history(circle)
+    figures = person_figures(history, str(person.id))
     return Place(
         person=person,
         circle=circle,
@@ -97,6 +101,7 @@ def place_page(person: Person, home: bool) -> Place:
         public_name=names[str(person.id)],
         seat_names=seat_names_for(circle, names),
         home=home,
+        ladder=ladder_line(circle, history, str(person.id)),
     )
 
 

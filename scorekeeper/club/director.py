@@ -356,5 +356,8 @@ def people_named(form: NamesForm) -> bool:
 def render_names(game: ClubSession, form: NamesForm, status: int = 200) -> tuple[str, int]:
     rows = list(zip(game.pairs, form.names, strict=False))
     circle = circles().circle_name(game)
-    page = render_template("club/names.html", game=game, form=form, rows=rows, circle=circle)
+    offered = circles().pair_names(game) if circle else []
+    page = render_template(
+        "club/names.html", game=game, form=form, rows=rows, circle=circle, offered=offered
+    )
     return page, status

@@ -64,12 +64,27 @@ def published_percentage(pair: ClubPair) -> Fraction | None:
 
 
 @dataclass(frozen=True)
+class SessionLine:
+    """A person's session of the season: their pair's percentage and place in its ranking
+    (``tied``: shared), and their partner (the circle's key; ``None`` for a name that is
+    nobody of the circle)."""
+
+    played_on: date
+    percentage: Fraction
+    place: int
+    tied: bool
+    partner: str | None
+
+
+@dataclass(frozen=True)
 class ClubFigures:
     """A person's club sessions."""
 
     sessions: tuple[tuple[date, Fraction], ...]
     """Their percentage in each session, in the order of the days."""
     partners: tuple[PartnerRecord, ...]
+    season: tuple[SessionLine, ...] = ()
+    """Each session with its place and partner, in the order of the days."""
 
 
 def figures(games: Sequence[CircleGame], person: str) -> ClubFigures | None:
@@ -77,7 +92,20 @@ def figures(games: Sequence[CircleGame], person: str) -> ClubFigures | None:
     over_time = percentages_over_time(sessions, person)
     if not over_time:
         return None
-    return ClubFigures(tuple(over_time), by_partner(sessions, person))
+    lines = [
+        SessionLine(
+            ranked.played_on,
+            pair.percentage,
+            pair.place,
+            pair.tied > 1,
+            pair.partners[1] if pair.partners[0] == person else pair.partners[0],
+        )
+        for ranked in season(games)
+        for pair in ranked.pairs
+        if person in pair.partners
+    ]
+    lines.sort(key=lambda line: line.played_on)
+    return ClubFigures(tuple(over_time), by_partner(sessions, person), tuple(lines))
 
 
 def places(game: Game) -> list[NamedPlace]:

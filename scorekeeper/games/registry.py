@@ -191,6 +191,10 @@ class Circles:
     """The name of the circle the game is played in ("" for one played outside any)."""
     name_problem: Callable[[str], str | None] = lambda name: None
     """What is wrong with ``name`` as a circle's person's name, in the reader's language."""
+    pair_names: Callable[[Game], Sequence[str]] = lambda game: ()
+    """What a session played in a circle offers its director to name its pairs with: the
+    circle's regular partnerships first ("Anne – Bruno", the most sessions together first),
+    then each of its people; none outside a circle."""
     federation_numbers: Callable[[Collection[int]], Mapping[int, str]] = lambda ids: {}
     """The federation number of each of these people who has one, by their id (the number of
     the person they were merged into)."""

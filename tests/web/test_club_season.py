@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import random
 import re
+from collections import Counter
 from datetime import date, datetime, timedelta
 from fractions import Fraction
 
@@ -20,6 +21,7 @@ from scorekeeper.games.models import Game
 from tests.web.table import text
 from tests.web.test_circle_places import club_session
 from tests.web.test_circles import Keeper
+from tests.web.test_club import SMALL, Club
 
 MEMBERS = ["Anne", "Bruno", "Chloé", "Denis", "Émile", "Fanny", "Gilles", "Hélène"]
 FIRST_DAY = date(2026, 9, 1)
@@ -29,12 +31,14 @@ Session = tuple[date, str, list[tuple[str, Pair, Fraction, int, int]]]
 """A session's day, id and pairs: label, players' names, percentage, place, tied."""
 
 
-def twelve_sessions(client: FlaskClient, app: Flask, circle_id: str) -> list[Session]:
-    """Twelve weekly sessions of the circle, their pairs drawn from the members with now and
-    then a guest, each as its own ranking placed its pairs."""
+def twelve_sessions(
+    client: FlaskClient, app: Flask, circle_id: str, weeks: int = 12
+) -> list[Session]:
+    """Twelve weekly sessions of the circle (or as many as ``weeks``), their pairs drawn from
+    the members with now and then a guest, each as its own ranking placed its pairs."""
     draw = random.Random(56)
     sessions: list[Session] = []
-    for week in range(12):
+    for week in range(weeks):
         players: list[str | None] = [*draw.sample(MEMBERS, 6 if week % 3 else 5)]
         players += [None] * (12 - len(players))
         draw.shuffle(players)
@@ -179,3 +183,97 @@ def test_bad_rules_are_told_in_the_page_and_the_season_still_shows(
     with app.app_context():
         assert db.session.get(Circle, circle_id := url.rsplit("/", 1)[1]) is not None
     assert client.get(f"/circle/{circle_id}x/season").status_code == 404
+
+
+def test_the_clubs_kept_rules_are_the_pages_and_each_members_line_is_on_their_page(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(name="Bridge Club", people="\n".join(MEMBERS))
+    sessions = twelve_sessions(client, app, url.rsplit("/", 1)[1])
+    page = text(client.get(f"{url}/season?best=4&points=&last=3"))
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    rules = re.search(r'name="rules" type="hidden" value="([^"]*)"', page)
+    assert token and rules
+    viewer = app.test_client()
+    sent = {"csrf_token": token.group(1), "rules": html.unescape(rules.group(1))}
+    assert viewer.post(f"{url}/season/rules", data=sent).status_code in (400, 403)
+    assert client.post(f"{url}/season/rules", data=sent).status_code == 302
+    page = text(client.get(f"{url}/season"))
+    assert "These are the club's rules for its season" in html.unescape(page)
+    shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
+    assert shown == expected_ladder(sessions, 4, None)
+    assert "over their last 3 sessions" in html.unescape(text(viewer.get(f"{url}/season")))
+    # A bad rule sent to be kept is refused, the rules kept before unchanged.
+    bad = {**sent, "rules": "best=0"}
+    assert client.post(f"{url}/season/rules", data=bad).status_code == 302
+    assert "These rules cannot be kept" in html.unescape(text(client.get(f"{url}/season")))
+
+    # Each member's page: their ladder line by the club's rules, each session's place and
+    # partner.
+    expected = {name: (place, score) for place, name, score in expected_ladder(sessions, 4, None)}
+    members = len(expected)
+    for link in keeper.person_links():
+        page = html.unescape(text(client.get(link)))
+        name = re.search(r"<h1>([^<]+)</h1>", page)
+        assert name
+        if name.group(1) not in expected:
+            assert "In the club's ladder" not in page
+            continue
+        place, score = expected[name.group(1)]
+        assert f"Place {place} of {members}, with {score} from" in page, name.group(1)
+        assert "Each member counts 4 results of the season, their best." in page
+        mine = [
+            (played_on, percentage, rank, tied, players)
+            for played_on, _id, pairs in sessions
+            for _label, players, percentage, rank, tied in pairs
+            if name.group(1) in players
+        ]
+        body = page.split("Your sessions: percentage, place and partner", 1)[1]
+        body = body.split("</table>", 1)[0]
+        rows = re.findall(r"<tr><th scope=\"row\">.*?</tr>", body, re.S)
+        assert len(rows) == len(mine)
+        for row, (_day, percentage, rank, tied, players) in zip(rows, mine, strict=True):
+            partner = players[1] if players[0] == name.group(1) else players[0]
+            cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+            assert cells == [
+                f"{float(percentage):.2f}",
+                f"{rank}{'=' if tied > 1 else ''}",
+                partner,
+            ]
+
+
+def test_a_new_sessions_pairs_are_offered_from_the_regular_partnerships_then_the_members(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(name="Bridge Club", people="\n".join(MEMBERS))
+    circle_id = url.rsplit("/", 1)[1]
+    sessions = twelve_sessions(client, app, circle_id, weeks=4)
+    page = text(client.get(f"/club/new?circle={circle_id}"))
+    token, nonce = (
+        re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page),
+        re.search(r'name="nonce" type="hidden" value="([^"]+)"', page),
+    )
+    assert token and nonce
+    data = {"csrf_token": token.group(1), "nonce": nonce.group(1), "circle": circle_id}
+    response = client.post("/club/new", data={**data, **SMALL})
+    assert response.status_code == 302, text(response)
+    names_page = html.unescape(text(client.get(response.headers["Location"] + "/pairs")))
+    offered = re.findall(r'<option value="([^"]*)"></option>', names_page)
+    assert 'list="members"' in names_page
+    together: Counter[frozenset[str]] = Counter(
+        frozenset(players) for _day, _id, pairs in sessions for _l, players, *_rest in pairs
+    )
+    regular = offered[: len(together)]
+    assert {frozenset(names.split(" – ")) for names in regular} == set(together)
+    counts = [together[frozenset(names.split(" – "))] for names in regular]
+    assert counts == sorted(counts, reverse=True)
+    with app.app_context():
+        circle = db.session.get(Circle, circle_id)
+        assert circle is not None
+        assert offered[len(together) :] == [person.name for person in circle.current_people]
+    # A session outside any circle offers nothing.
+    outside = Club(client)
+    outside.start(**SMALL)
+    assert "<datalist" not in text(client.get(f"{outside.url}/pairs"))
