@@ -49,26 +49,45 @@ def twelve_sessions(
         ]
         names = {f"names-{i}": f"{first} – {second}" for i, (first, second) in enumerate(pairs)}
         club = club_session(client, app, circle_id, names)
-        day = FIRST_DAY + timedelta(days=7 * week)
-        with app.app_context():
-            game = db.session.get(Game, club.url.rsplit("/", 1)[1])
-            assert isinstance(game, ClubSession)
-            game.created_at = datetime(day.year, day.month, day.day, 20)
-            db.session.commit()
-            score = game.score()
-            found = []
-            for pair, names_of in zip(game.pairs, pairs, strict=True):
-                standing = score.standing_of(pair.key)
-                assert standing is not None and standing.percentage is not None
-                (ranking,) = [r for _side, r in score.rankings if standing in r]
-                tied = sum(other.rank == standing.rank for other in ranking)
-                label = f"Pair {pair.number} {pair.direction}".strip()
-                found.append((label, names_of, standing.percentage, standing.rank, tied))
-            sessions.append((day, game.id, found))
+        sessions.append(session_record(app, club.url.rsplit("/", 1)[1], week, pairs))
     return sessions
 
 
+def session_record(app: Flask, game_id: str, week: int, pairs: list[Pair]) -> Session:
+    """The session of this id, played on the week's day, its pairs so named, as its own
+    ranking placed them."""
+    day = FIRST_DAY + timedelta(days=7 * week)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert isinstance(game, ClubSession)
+        game.created_at = datetime(day.year, day.month, day.day, 20)
+        db.session.commit()
+        score = game.score()
+        found = []
+        for pair, names_of in zip(game.pairs, pairs, strict=True):
+            standing = score.standing_of(pair.key)
+            assert standing is not None and standing.percentage is not None
+            (ranking,) = [r for _side, r in score.rankings if standing in r]
+            tied = sum(other.rank == standing.rank for other in ranking)
+            label = f"Pair {pair.number} {pair.direction}".strip()
+            found.append((label, names_of, standing.percentage, standing.rank, tied))
+        return (day, game.id, found)
+
+
 def expected_ladder(sessions: list[Session], best: int | None, points: list[int] | None) -> list:
+    totals = {
+        name: sum(mine, Fraction(0)) for name, mine in counted(sessions, best, points).items()
+    }
+    return sorted(
+        (1 + sum(other > total for other in totals.values()), name, f"{float(total):.2f}")
+        for name, total in totals.items()
+    )
+
+
+def counted(
+    sessions: list[Session], best: int | None, points: list[int] | None
+) -> dict[str, list[Fraction]]:
+    """Each member's results the ladder counts, the best first."""
     scores: dict[str, list[Fraction]] = {}
     for _day, _id, pairs in sessions:
         for _label, players, percentage, place, tied in pairs:
@@ -81,14 +100,7 @@ def expected_ladder(sessions: list[Session], best: int | None, points: list[int]
                 result = Fraction(sum(won), tied)
             for name in set(players):
                 scores.setdefault(name, []).append(result)
-    totals = {
-        name: sum(sorted(mine, reverse=True)[: best or len(mine)], Fraction(0))
-        for name, mine in scores.items()
-    }
-    return sorted(
-        (1 + sum(other > total for other in totals.values()), name, f"{float(total):.2f}")
-        for name, total in totals.items()
-    )
+    return {name: sorted(mine, reverse=True)[: best or len(mine)] for name, mine in scores.items()}
 
 
 def expected_handicaps(
@@ -121,7 +133,9 @@ def expected_handicaps(
 
 
 def page_rows(page: str, table: str) -> list[list[str]]:
+    """The cells of a table's rows, each member's results counted left out."""
     body = page.split(f'<table class="{table}">', 1)[1].split("</table>", 1)[0]
+    body = re.sub(r'<span class="counted">.*?</span>', "", body)
     rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)[1:]
     return [
         [html.unescape(c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
@@ -143,6 +157,13 @@ def test_the_ladder_and_the_handicapped_ranking_agree_with_a_count_of_their_own(
         page = text(viewer.get(f"{url}/season{query}"))
         shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
         assert shown == expected_ladder(sessions, best, points), (best, points)
+        lines = re.findall(
+            r'<th scope="row">([^<]+)<span class="counted">Counted: ([^<]*)</span>', page
+        )
+        assert {html.unescape(name): values for name, values in lines} == {
+            name: ", ".join(f"{float(value):.2f}" for value in mine)
+            for name, mine in counted(sessions, best, points).items()
+        }
 
     for chosen, last, share, cap in [(6, 3, 50, 5), (11, 10, 40, 3), (0, 10, 50, 5)]:
         query = f"?last={last}&share={share}&cap={cap}&session={sessions[chosen][1]}"
