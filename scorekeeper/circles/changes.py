@@ -410,8 +410,28 @@ def merge(circle_id: str) -> Any:
                 )
             ]
             return None
+        if kept.left_as or merged.left_as:  # their choice, by their own link alone
+            left = kept if kept.left_as else merged
+            form.merged.errors = [
+                _("%(name)s left the circle: they cannot be merged.", name=left.name)
+            ]
+            return None
+        homes = {row.home_id for row in circle.people if row.now in (kept, merged)} - {None}
+        if len(homes) > 1:
+            form.merged.errors = [
+                _(
+                    "%(first)s and %(second)s each took their place with their own page from "
+                    "another circle: they are two people.",
+                    first=kept.name,
+                    second=merged.name,
+                )
+            ]
+            return None
         merged.merged_into = kept
         log(circle, CircleChangeKind.MERGED, person_id=merged.id, old=merged.name, new=kept.name)
+        if kept.federation_line is None and merged.federation_line is not None:
+            kept.number_with(merged.federation_line)  # one person's number, kept with them
+            log(circle, CircleChangeKind.NUMBERED, person_id=kept.id, new=kept.federation_line)
         if kept.shows_name and not merged.shows_name:  # one of the two chose initials
             kept.shows_name = False
             log(circle, CircleChangeKind.INITIALS, person_id=kept.id)
@@ -489,10 +509,25 @@ def changed_since(circle: Circle, change: CircleChange) -> bool:
     the same game): taking ``change`` back would take that one back too."""
     later = (entry for entry in circle.log if entry.id > change.id and undoable(entry))
     return any(
-        (change.person_id is not None and entry.person_id == change.person_id)
+        (
+            change.person_id is not None
+            and entry.person_id == change.person_id
+            and touches_alike(change, entry)
+        )
         or (change.game_id is not None and entry.game_id == change.game_id)
         for entry in later
     )
+
+
+SEPARATE = {CircleChangeKind.RENAMED, CircleChangeKind.NUMBERED}
+"""Changes to a person that touch what the other does not: a name, a number."""
+
+
+def touches_alike(first: CircleChange, second: CircleChange) -> bool:
+    """Whether two changes to one person may change the same thing of theirs (a rename and
+    a number do not; a merge touches everything)."""
+    kinds = {CircleChangeKind(first.kind), CircleChangeKind(second.kind)}
+    return not (kinds <= SEPARATE and len(kinds) == 2)
 
 
 @bp.post("/<circle_id>/undo")

@@ -233,3 +233,32 @@ def test_a_sessions_usebio_writes_each_members_number_and_a_file_read_keeps_them
     assert usebio_numbers(client.get(f"{copy}/session.xml").data) == usebio_numbers(HOWELL) - (
         Counter({(pairs[0].first_number or "", pairs[0].second_number or ""): 1})
     )
+
+
+def test_a_rename_is_undone_past_a_later_number_and_a_merge_keeps_the_number(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    circle_id = keeper.start(people="Anne\nBruno\nAnnie").rsplit("/", 1)[1]
+    anne, annie = person_id(app, circle_id, "Anne"), person_id(app, circle_id, "Annie")
+    assert keeper.post(f"/people/{anne}/name", name="Anne Martin").status_code == 302
+    assert (
+        keeper.post(f"/people/{anne}/federation", federation="EBU", number="31886").status_code
+        == 302
+    )
+    with app.app_context():
+        renamed = db.session.scalars(
+            db.select(CircleChange).where(CircleChange.kind == "renamed")
+        ).one()
+        rename_id = renamed.id
+    # The number touches no name: the rename is taken back, the number kept.
+    assert keeper.post("/undo", drawn_from=str(rename_id)).status_code == 302
+    assert numbers_of(app, circle_id)["Anne"] == ("EBU", "31886")
+    # Annie was Anne all along: merged into a person with no number, hers goes with her.
+    assert (
+        keeper.post(f"/people/{annie}/federation", federation="EBU", number="4").status_code == 302
+    )
+    assert keeper.post(f"/people/{anne}/federation", federation="", number="").status_code == 302
+    assert keeper.post("/merge", kept=anne, merged=annie).status_code == 302
+    assert numbers_of(app, circle_id)["Anne"] == ("EBU", "4")
+    assert "Anne's federation number: EBU 4" in keeper.page()

@@ -215,3 +215,29 @@ def test_a_person_who_leaves_is_shown_as_they_chose_on_every_public_page(
     assert "You are back in Bridge Club." in page
     assert "Anne Martin" in html.unescape(text(viewer.get(f"{club.url}/ranking")))
     assert re.search("came back to the circle", club_keeper.page())
+
+
+def test_a_person_who_left_or_two_places_from_elsewhere_are_not_merged(
+    client: FlaskClient, app: Flask, two_circles: tuple[Keeper, Keeper, Club, str]
+) -> None:
+    family, club_keeper, club, _game = two_circles
+    circle_id = club.session(app).circle_id or ""
+    anne = app.test_client()
+    posted(anne, own_link(club_keeper, client, "Anne Martin"), "leave", left_as="initials")
+    chloe = place_id(app, circle_id, "Chloé")
+    anne_martin = place_id(app, circle_id, "Anne Martin")
+    refused = club_keeper.post("/merge", kept=chloe, merged=anne_martin)
+    assert refused.status_code == 422
+    assert "Anne Martin left the circle: they cannot be merged." in html.unescape(text(refused))
+    # Two people of the family each take a place in the club: never merged into one.
+    posted(anne, own_link(club_keeper, client, "Anne Martin"), "come-back", place="")
+    paul = app.test_client()
+    page = posted(anne, own_link(club_keeper, client, "Anne Martin"), "take-place",
+                  link=own_link(family, family.client, "Anne"))  # fmt: skip
+    assert "Your page now shows Bridge Club too." in page
+    posted(paul, own_link(club_keeper, client, "Denis"), "take-place",
+           link=own_link(family, family.client, "Paul"))  # fmt: skip
+    denis = place_id(app, circle_id, "Denis")
+    refused = club_keeper.post("/merge", kept=denis, merged=anne_martin)
+    assert refused.status_code == 422
+    assert "each took their place with their own page" in html.unescape(text(refused))
