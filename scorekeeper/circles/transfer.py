@@ -23,10 +23,11 @@ from scorekeeper.circles.models import (
     Left,
     Person,
 )
+from scorekeeper.circles.outside import places_elsewhere
 from scorekeeper.circles.stats import person_figures
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
-from scorekeeper.games.registry import FAMILIES
+from scorekeeper.games.registry import FAMILIES, NamedPlace
 from scorekeeper.games.transfer import (
     Schema,
     Text,
@@ -60,6 +61,9 @@ class CircleGameFile(Schema):
     out_of_history: bool = False
     seats: Annotated[tuple[Annotated[int, Field(ge=1)] | None, ...], Field(max_length=40)]
     """The person in each of the game's seats, by their id in the file."""
+    places: Annotated[tuple[Annotated[int, Field(ge=1)] | None, ...], Field(max_length=4_000)] = ()
+    """The person in each of the game's places outside its seats (a club pair's players), in
+    the order its family lists them, by their id in the file."""
     game: dict[str, Any]
     """The game's own file, as its family exports it."""
 
@@ -117,6 +121,7 @@ def export_circle(circle: Circle) -> dict[str, Any]:
             {
                 "out_of_history": game.out_of_history,
                 "seats": [player.person_id for player in game.players],
+                "places": [place.person_id for place in places_elsewhere(game)],
                 "game": FAMILIES[game.family].export(game),
             }
             for game in games
@@ -175,6 +180,7 @@ def import_circle(raw: bytes) -> Circle:
             walking = walking.merged_into
     circle.people = list(people.values())
     games = []
+    placed: list[tuple[NamedPlace, Person]] = []
     for number, entry in enumerate(document.games, 1):
         try:
             game = read_game_file(json.dumps(entry.game).encode())
@@ -193,6 +199,18 @@ def import_circle(raw: bytes) -> Circle:
                         _("In the file, game %(number)d names nobody of the circle.", number=number)
                     )
                 people[seat].seats.append(player)
+        elsewhere = places_elsewhere(game)
+        if entry.places and len(entry.places) != len(elsewhere):
+            raise TransferError(
+                _("In the file, game %(number)d: its places and players differ.", number=number)
+            )
+        for place, placed_id in zip(elsewhere, entry.places, strict=False):
+            if placed_id is not None:
+                if placed_id not in people:
+                    raise TransferError(
+                        _("In the file, game %(number)d names nobody of the circle.", number=number)
+                    )
+                placed.append((place, people[placed_id]))
         game.out_of_history = entry.out_of_history
         circle.games.append(game)
         games.append(game)
@@ -216,6 +234,10 @@ def import_circle(raw: bytes) -> Circle:
         )
     db.session.add(circle)
     db.session.add_all(games)
+    if placed:  # a place names its person by id: the people are given theirs
+        db.session.flush()
+        for place, person in placed:
+            place.seat(person.id)
     return circle
 
 

@@ -5,6 +5,7 @@ chose on every public page there, and come back to."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.circles.models import CircleChange, Person
 from scorekeeper.extensions import db
+from scorekeeper.games.models import Game
 from tests.web.table import NONCE, TOKEN, text
 from tests.web.test_circles import Keeper, finished_game, person_page
 from tests.web.test_club import (
@@ -241,3 +243,54 @@ def test_a_person_who_left_or_two_places_from_elsewhere_are_not_merged(
     refused = club_keeper.post("/merge", kept=denis, merged=anne_martin)
     assert refused.status_code == 422
     assert "each took their place with their own page" in html.unescape(text(refused))
+
+
+def test_a_circle_read_back_elsewhere_shows_who_left_as_they_chose(
+    client: FlaskClient, app: Flask, two_circles: tuple[Keeper, Keeper, Club, str]
+) -> None:
+    _family, club_keeper, _club, _game = two_circles
+    anne = app.test_client()
+    posted(anne, own_link(club_keeper, client, "Anne Martin"), "leave", left_as="former")
+    document = client.get(club_keeper.url + "/circle.json").data
+    assert json.loads(document)["people"][0]["left_as"] == "former"
+    other = app.test_client()
+    page = text(other.get("/circle/import"))
+    token, nonce = TOKEN.search(page), NONCE.search(page)
+    assert token and nonce
+    data = {
+        "csrf_token": token.group(1),
+        "nonce": nonce.group(1),
+        "file": (io.BytesIO(document), "circle.json"),
+    }
+    # A file whose places do not fit its game's players is refused, with why.
+    tampered = json.loads(document)
+    club_games = [entry for entry in tampered["games"] if entry["places"]]
+    assert club_games
+    club_games[0]["places"].append(None)
+    bad = {**data, "file": (io.BytesIO(json.dumps(tampered).encode()), "circle.json")}
+    refused = other.post("/circle/import", data=bad, content_type="multipart/form-data")
+    assert refused.status_code == 422
+    assert "its places and players differ" in html.unescape(text(refused))
+    club_games[0]["places"][:] = [99999] * (len(club_games[0]["places"]) - 1)
+    bad = {**data, "file": (io.BytesIO(json.dumps(tampered).encode()), "circle.json")}
+    refused = other.post("/circle/import", data=bad, content_type="multipart/form-data")
+    assert refused.status_code == 422
+    assert "names nobody of the circle" in html.unescape(text(refused))
+
+    response = other.post("/circle/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 302, text(response)
+    copy = response.headers["Location"]
+    viewer = app.test_client()
+    public = html.unescape(text(viewer.get(copy)))
+    assert "Anne Martin" not in public and "A former member" in public
+    assert "left the circle, shown as A former member" in html.unescape(text(other.get(copy)))
+    with app.app_context():
+        games = [
+            f"/club/{game.id}"
+            for game in db.session.scalars(
+                db.select(Game).where(Game.circle_id == copy.rsplit("/", 1)[1])
+            )
+        ]
+    assert games
+    for game in games:
+        assert "Anne Martin" not in html.unescape(text(viewer.get(f"{game}/ranking")))
