@@ -18,5 +18,6 @@ from scorekeeper.circles.people import HOOKS, kept_circle, unkept_circle  # noqa
 bp.record_once(lambda state: register_circles(cast(Flask, state.app), HOOKS))
 bp.add_app_template_global(kept_circle, "kept_circle")
 bp.add_app_template_global(unkept_circle, "unkept_circle")
+bp.add_app_template_global(season.season_url, "season_url")
 
 __all__ = ["bp", "changes", "claims", "person_pages", "season", "views"]

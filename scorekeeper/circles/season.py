@@ -236,3 +236,11 @@ def ladder_line(circle: Circle, history: CircleHistory, person: str) -> tuple[An
     if row is None:
         return None
     return row, len(shown.rows), shown.ladder_rule
+
+
+def season_url(game: Any) -> str:
+    """Where a session played in a club's circle shows its handicapped ranking; "" for a
+    session played outside any circle."""
+    if getattr(game, "circle_id", None) is None or game.family != "club":
+        return ""
+    return url_for("circles.season", circle_id=game.circle_id, session=game.id)

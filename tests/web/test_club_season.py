@@ -175,6 +175,14 @@ def test_the_ladder_and_the_handicapped_ranking_agree_with_a_count_of_their_own(
         if chosen == 0:  # nobody has a session before the first
             assert all(r[3] == "0.00" for r in rows)
 
+    # A session's ranking leads to its handicapped ranking.
+    ranking = text(viewer.get(f"/club/{sessions[4][1]}/ranking"))
+    link = re.search(r'href="([^"]*/season\?session=[^"]*)">Handicapped ranking<', ranking)
+    assert link
+    page = html.unescape(text(viewer.get(html.unescape(link.group(1)))))
+    assert re.search(rf'<option selected value="{re.escape(sessions[4][1])}">', page)
+    assert "Handicapped ranking of" in page
+
     # A period: the ladder of its sessions alone.
     since, until = sessions[3][0], sessions[8][0]
     page = text(viewer.get(f"{url}/season?since={since}&until={until}&best=3"))
@@ -298,3 +306,4 @@ def test_a_new_sessions_pairs_are_offered_from_the_regular_partnerships_then_the
     outside = Club(client)
     outside.start(**SMALL)
     assert "<datalist" not in text(client.get(f"{outside.url}/pairs"))
+    assert "Handicapped ranking" not in text(client.get(f"{outside.url}/ranking"))
