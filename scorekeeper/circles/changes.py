@@ -416,12 +416,15 @@ def merge(circle_id: str) -> Any:
                 _("%(name)s left the circle: they cannot be merged.", name=left.name)
             ]
             return None
-        homes = {row.home_id for row in circle.people if row.now in (kept, merged)} - {None}
-        if len(homes) > 1:
+        both = [row for row in circle.people if row.now in (kept, merged)]
+        holding = db.session.scalar(
+            select(Person.id).where(Person.home_id.in_([row.id for row in both])).limit(1)
+        )
+        if holding is not None or any(row.home_id is not None for row in both):
             form.merged.errors = [
                 _(
-                    "%(first)s and %(second)s each took their place with their own page from "
-                    "another circle: they are two people.",
+                    "%(first)s and %(second)s: one of them has their own page across circles; "
+                    "they cannot be merged.",
                     first=kept.name,
                     second=merged.name,
                 )

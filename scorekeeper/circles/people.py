@@ -249,7 +249,8 @@ def pair_names(game: Game) -> list[str]:
     circle = circle_of(game)
     if circle is None:
         return []
-    people = {str(person.id): person for person in circle.current_people if person.left_as is None}
+    # Those shown by their initials, or who left, are named by nobody but the director.
+    people = {str(person.id): person for person in circle.current_people if person.shown_by_name}
     history = circle_history(circle)
     together: Counter[tuple[str, str]] = Counter()
     for family, counts in families_in_circles():

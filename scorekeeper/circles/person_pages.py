@@ -105,9 +105,31 @@ def place_page(person: Person, home: bool) -> Place:
     )
 
 
+def holds_places(person: Person) -> bool:
+    """Whether the person's own link took places in other circles."""
+    found = db.session.scalar(select(Person.id).where(Person.home_id == person.id).limit(1))
+    return found is not None
+
+
+def reached(row: Person) -> Person | None:
+    """The person a link of this row opens: the person it now is, unless that is a place
+    taken by someone of another circle (whose own link alone reaches it) or, through the link
+    of a row merged into them, a person whose link holds places elsewhere: the links of a
+    circle's rows are its keepers' to see."""
+    person = row.now
+    if person.home_id is not None:
+        return None
+    if person is not row and holds_places(person):
+        return None
+    return person
+
+
 def home_by_token(token: str) -> Person:
-    """The person whose own link this is, as they now are."""
-    return person_by_token(token).now
+    """The person whose own link this is, as they now are (see :func:`reached`)."""
+    person = reached(person_by_token(token))
+    if person is None:
+        abort(404)
+    return person
 
 
 @bp.get("/person/<token>")
@@ -143,10 +165,8 @@ def person_change(token: str, form: Any, change: Any, said: Any, *, holding: Any
     message = ""
 
     def load() -> Person:
-        home = home_by_token(token)
-        place = place_of(home, form.place.data)
-        hold(place.circle)
-        return place
+        hold(place_of(home_by_token(token), form.place.data).circle)
+        return place_of(home_by_token(token), form.place.data)  # as the held circle has it
 
     def changed(place: Person) -> BaseResponse | None:
         nonlocal message
@@ -173,7 +193,7 @@ def place_of(home: Person, place_id: str | None) -> Person:
     """The person's place of this id (their own where none is given); 404 for another's."""
     if not place_id:
         return home
-    if not place_id.isdigit():
+    if not (place_id.isascii() and place_id.isdigit() and len(place_id) <= 12):
         abort(404)
     for place in places_of(home):
         if place.id == int(place_id):
@@ -287,32 +307,45 @@ def take_place(token: str) -> Outcome:
     message = home_token_found = ""
 
     def load() -> Person:
-        place = person_by_token(token).now
-        hold(place.circle)
-        return place
+        offered = home_by_token(token)
+        pasted = db.session.scalar(select(Person).where(Person.token == home_token))
+        # Both circles held, in one order for every request: two takes at once wait in turn.
+        circles = {offered.circle_id: offered.circle}
+        if pasted is not None:
+            circles[pasted.now.circle_id] = pasted.now.circle
+        for circle_id in sorted(circles):
+            hold(circles[circle_id])
+        return home_by_token(token)  # read again as the held circles have it
 
     def change(place: Person) -> BaseResponse | tuple[str, int] | None:
         nonlocal message, home_token_found
-        home = db.session.scalar(select(Person).where(Person.token == home_token))
-        if home is None:
+        pasted = db.session.scalar(select(Person).where(Person.token == home_token))
+        home = reached(pasted) if pasted is not None else None
+        if pasted is None or home is None or (pasted is not home and holds_places(home)):
             form.link.errors = [_("This is no person's own link on this server.")]
             return render_offer(token, form, 422)
-        home = home.now
-        if home.home_id is not None:  # their link holds places; this row is one of them
-            home = home.home.now if home.home is not None else home
         if home is place or home.circle_id == place.circle_id:
             form.link.errors = [_("This is a link of this circle: paste your own page's link.")]
             return render_offer(token, form, 422)
         held = {other.circle_id for other in places_of(home)}
-        joining = [place, *places_of(place)[1:]]
+        joining = places_of(place)
         if any(other.circle_id in held for other in joining):
             form.link.errors = [_("Your page has a place in this circle already.")]
             return render_offer(token, form, 422)
-        for other in joining:  # the places this link took come along
-            other.home_id = home.id
+        for other in joining[1:]:  # the places this link took come along
+            for row in other.circle.people:
+                if row.home_id == place.id:
+                    row.home_id = home.id
+        place.home_id = home.id
         place.token = new_scorer_token()
+        # The home's link was its circle's keepers' to see: it is new, the person's alone.
+        home.token = new_scorer_token()
         log(place.circle, CircleChangeKind.PLACE_TAKEN, person_id=place.id)
-        message = _("Your page now shows %(circle)s too.", circle=place.circle.name)
+        message = _(
+            "Your page now shows %(circle)s too. Its link is new: keep this one, the old ones "
+            "open nothing now.",
+            circle=place.circle.name,
+        )
         home_token_found = home.token
         return None
 

@@ -352,6 +352,9 @@ def person_links(circle: Circle) -> dict[int, str]:
     place another circle's person took, whose link is theirs alone."""
     base = link_base()
     taken = {row.now.id for row in circle.people if row.home_id is not None}
+    ids = [row.id for row in circle.people]
+    holding = db.session.scalars(select(Person.home_id).where(Person.home_id.in_(ids))).all()
+    taken |= {row.now.id for row in circle.people if row.id in set(holding)}
     return {
         person.id: base + url_for("circles.person_page", token=person.token)
         for person in circle.current_people

@@ -52,8 +52,13 @@ def pair_sessions(games: Sequence[CircleGame]) -> list[PairSession]:
                 standing = score.standing_of(pair.key)
                 percentage = standing.percentage if standing is not None else None
             if percentage is not None:
-                found.append(PairSession(game.created_at.date(), people, percentage))
+                found.append(PairSession(played_day(game), people, percentage))
     return found
+
+
+def played_day(game: ClubSession) -> date:
+    """The day the session was played: its results file's, else the day it was started."""
+    return game.played_on or game.created_at.date()
 
 
 def published_percentage(pair: ClubPair) -> Fraction | None:
@@ -169,7 +174,7 @@ def season(games: Sequence[CircleGame]) -> list[RankedSession]:
                 )
             )
         if ranked:
-            found.append(RankedSession(game.created_at.date(), game.id, tuple(ranked)))
+            found.append(RankedSession(played_day(game), game.id, tuple(ranked)))
     return found
 
 

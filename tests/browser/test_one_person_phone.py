@@ -135,7 +135,8 @@ def test_one_person_across_a_family_and_a_club_with_the_clubs_season(
     anne.get_by_label("Your own page's link, from your other circle").fill(live_server + anne_home)
     anne.get_by_role("button", name="Put this circle on my page").click()
     expect(anne.get_by_text("Your page now shows Bridge Club too.")).to_be_visible()
-    assert urlsplit(anne.url).path == anne_home
+    old_home, anne_home = anne_home, urlsplit(anne.url).path  # her link is new, hers alone
+    assert anne_home != old_home and anne_home.startswith("/circle/person/")
     expect(anne.get_by_role("heading", name="Les Martin")).to_be_visible()
     expect(anne.get_by_role("heading", name="Bridge Club")).to_be_visible()
     expect(anne.locator(f'a[href$="{game}"]')).to_have_count(1)  # her Ascenseur game
@@ -146,7 +147,9 @@ def test_one_person_across_a_family_and_a_club_with_the_clubs_season(
     no_sideways_scroll(anne)
     assert serious_violations(anne) == []
     anne.screenshot(path=str(ARTIFACTS / "person-two-circles.png"), full_page=True)
-    assert anne.goto(live_server + club_place).status == 404  # the offer opens nothing now
+    for opened in (club_place, old_home):  # the offer, and her old link, open nothing now
+        answer = anne.goto(live_server + opened)
+        assert answer is not None and answer.status == 404
 
     # The season's page, on a phone with the club's address alone.
     viewer = browser.new_context(viewport=PHONE, locale="en-GB").new_page()

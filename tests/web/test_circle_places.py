@@ -56,11 +56,16 @@ def club_session(client: FlaskClient, app: Flask, circle_id: str, pairs: dict[st
 
 def posted(phone: FlaskClient, page: str, action: str, **fields: str) -> str:
     """A form of the person's page sent by their phone: the page it leads to, as shown."""
+    return html.unescape(text(phone.get(sent_to(phone, page, action, **fields))))
+
+
+def sent_to(phone: FlaskClient, page: str, action: str, **fields: str) -> str:
+    """A form of the person's page sent by their phone: where it leads."""
     token = TOKEN.search(text(phone.get(page)))
     assert token
     response = phone.post(f"{page}/{action}", data={"csrf_token": token.group(1), **fields})
     assert response.status_code == 302, text(response)
-    return html.unescape(text(phone.get(response.headers["Location"])))
+    return str(response.headers["Location"])
 
 
 def place_id(app: Flask, circle_id: str, name: str) -> int:
@@ -110,8 +115,14 @@ def test_a_place_taken_with_ones_own_link_puts_both_circles_on_one_page(
         page = html.unescape(text(refused))
         assert said in page and f'value="{pasted}"' in page
 
-    page = posted(anne, offer, "take-place", link="http://phone.local" + home)
-    assert "Your page now shows Bridge Club too." in page
+    old_home = home
+    home = sent_to(anne, offer, "take-place", link="http://phone.local" + home)
+    page = html.unescape(text(anne.get(home)))
+    assert "Your page now shows Bridge Club too. Its link is new" in page
+    # Her page's link was the family keeper's to see: it is new, and hers alone.
+    assert home != old_home and anne.get(old_home).status_code == 404
+    assert home not in family.page() and old_home not in family.page()
+    assert "Anne's place is on their own page from another circle" in family.page()
     assert "Les Martin" in page and "Bridge Club" in page
     assert game in page and club.session(app).id in page  # her Ascenseur game and her session
     assert "At the club" in page and "Known there as Anne Martin." in page
@@ -164,7 +175,7 @@ def test_another_persons_place_is_not_reached_by_ones_own_link(
             "shows": "no",
         }
         assert anne.post(f"{home}/{action}", data=data).status_code == 404, action
-    for bad in ("x", "-1", "99999999"):
+    for bad in ("x", "-1", "99999999", "²", "9" * 5000, "1\x00"):
         data = {"csrf_token": token.group(1), "place": bad, "left_as": "former"}
         assert anne.post(f"{home}/leave", data=data).status_code == 404, bad
     with app.app_context():
@@ -237,12 +248,16 @@ def test_a_person_who_left_or_two_places_from_elsewhere_are_not_merged(
     page = posted(anne, own_link(club_keeper, client, "Anne Martin"), "take-place",
                   link=own_link(family, family.client, "Anne"))  # fmt: skip
     assert "Your page now shows Bridge Club too." in page
+    # The keeper cannot merge a member into her place, to reach her page by their link.
+    eve = place_id(app, circle_id, "Chloé")
+    refused = club_keeper.post("/merge", kept=anne_martin, merged=eve)
+    assert refused.status_code == 422
     posted(paul, own_link(club_keeper, client, "Denis"), "take-place",
            link=own_link(family, family.client, "Paul"))  # fmt: skip
     denis = place_id(app, circle_id, "Denis")
     refused = club_keeper.post("/merge", kept=denis, merged=anne_martin)
     assert refused.status_code == 422
-    assert "each took their place with their own page" in html.unescape(text(refused))
+    assert "one of them has their own page across circles" in html.unescape(text(refused))
 
 
 def test_a_circle_read_back_elsewhere_shows_who_left_as_they_chose(

@@ -14,7 +14,7 @@ from fractions import Fraction
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.circles.models import Circle
+from scorekeeper.circles.models import Circle, Person
 from scorekeeper.club.models import ClubSession
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -279,6 +279,14 @@ def test_a_new_sessions_pairs_are_offered_from_the_regular_partnerships_then_the
     url = keeper.start(name="Bridge Club", people="\n".join(MEMBERS))
     circle_id = url.rsplit("/", 1)[1]
     sessions = twelve_sessions(client, app, circle_id, weeks=4)
+    with app.app_context():  # one who chose initials is named by nobody but the director
+        hidden = db.session.scalars(db.select(Person).where(Person.name == "Hélène")).one()
+        hidden.shows_name = False
+        db.session.commit()
+    sessions = [
+        (day, game_id, [pair for pair in pairs if "Hélène" not in pair[1]])
+        for day, game_id, pairs in sessions
+    ]
     page = text(client.get(f"/club/new?circle={circle_id}"))
     token, nonce = (
         re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page),
@@ -301,7 +309,10 @@ def test_a_new_sessions_pairs_are_offered_from_the_regular_partnerships_then_the
     with app.app_context():
         circle = db.session.get(Circle, circle_id)
         assert circle is not None
-        assert offered[len(together) :] == [person.name for person in circle.current_people]
+        assert offered[len(together) :] == [
+            person.name for person in circle.current_people if person.name != "Hélène"
+        ]
+    assert "Hélène" not in names_page.split("<main", 1)[1]
     # A session outside any circle offers nothing.
     outside = Club(client)
     outside.start(**SMALL)
