@@ -32,13 +32,13 @@ from scorekeeper.circles.views import (
     UNDOABLE,
     NothingToDo,
     change_text,
+    changed_since,
     circle_games,
     family_people,
     get_circle_or_404,
     last_undoable,
     names_any,
     render_circle,
-    undoable,
 )
 from scorekeeper.extensions import db
 from scorekeeper.games.entries import sent_fields
@@ -505,32 +505,6 @@ def take_out(circle_id: str, game_id: str, way: str) -> Any:
         return said
 
     return change_circle(circle_id, CircleConfirmForm, change)
-
-
-def changed_since(circle: Circle, change: CircleChange) -> bool:
-    """Whether a later change, not undone, changed what ``change`` changed (the same person,
-    the same game): taking ``change`` back would take that one back too."""
-    later = (entry for entry in circle.log if entry.id > change.id and undoable(entry))
-    return any(
-        (
-            change.person_id is not None
-            and entry.person_id == change.person_id
-            and touches_alike(change, entry)
-        )
-        or (change.game_id is not None and entry.game_id == change.game_id)
-        for entry in later
-    )
-
-
-SEPARATE = {CircleChangeKind.RENAMED, CircleChangeKind.NUMBERED}
-"""Changes to a person that touch what the other does not: a name, a number."""
-
-
-def touches_alike(first: CircleChange, second: CircleChange) -> bool:
-    """Whether two changes to one person may change the same thing of theirs (a rename and
-    a number do not; a merge touches everything)."""
-    kinds = {CircleChangeKind(first.kind), CircleChangeKind(second.kind)}
-    return not (kinds <= SEPARATE and len(kinds) == 2)
 
 
 @bp.post("/<circle_id>/undo")

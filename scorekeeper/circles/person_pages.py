@@ -136,16 +136,20 @@ def home_by_token(token: str) -> Person:
 def person_page(token: str) -> str:
     """Every game the person played in each circle they have a place in, and their figures;
     their choice of what each circle's public pages show of them."""
+    return render_person(token, OwnLinkForm())
+
+
+def render_person(token: str, link_form: OwnLinkForm) -> str:
+    """The person's page, with the form of a link pasted to put this place on another page."""
     home = home_by_token(token)
-    places = [place_page(person, person is home) for person in places_of(home)]
     return render_template(
         "circles/person.html",
         person=home,
         token=token,
-        places=places,
+        places=[place_page(person, person is home) for person in places_of(home)],
         form=ShowNameForm(),
         place_form=PlaceForm(),
-        link_form=OwnLinkForm(),
+        link_form=link_form,
         left=Left,
         family_name=lambda game: FAMILIES[game.family].name(),
     )
@@ -361,20 +365,7 @@ def take_place(token: str) -> Outcome:
 
 def render_offer(token: str, form: OwnLinkForm, status: int) -> tuple[str, int]:
     """The place's page drawn again with the link typed and what is wrong with it."""
-    home = home_by_token(token)
-    places = [place_page(person, person is home) for person in places_of(home)]
-    page = render_template(
-        "circles/person.html",
-        person=home,
-        token=token,
-        places=places,
-        form=ShowNameForm(),
-        place_form=PlaceForm(),
-        link_form=form,
-        left=Left,
-        family_name=lambda game: FAMILIES[game.family].name(),
-    )
-    return page, status
+    return render_person(token, form), status
 
 
 @bp.get("/person/<token>/history.json")

@@ -420,6 +420,32 @@ def undoable(change: CircleChange) -> bool:
     )
 
 
+def changed_since(circle: Circle, change: CircleChange) -> bool:
+    """Whether a later change, not undone, changed what ``change`` changed (the same person,
+    the same game): taking ``change`` back would take that one back too."""
+    later = (entry for entry in circle.log if entry.id > change.id and undoable(entry))
+    return any(
+        (
+            change.person_id is not None
+            and entry.person_id == change.person_id
+            and touches_alike(change, entry)
+        )
+        or (change.game_id is not None and entry.game_id == change.game_id)
+        for entry in later
+    )
+
+
+SEPARATE = {CircleChangeKind.RENAMED, CircleChangeKind.NUMBERED}
+"""Changes to a person that touch what the other does not: a name, a number."""
+
+
+def touches_alike(first: CircleChange, second: CircleChange) -> bool:
+    """Whether two changes to one person may change the same thing of theirs (a rename and
+    a number do not; a merge touches everything)."""
+    kinds = {CircleChangeKind(first.kind), CircleChangeKind(second.kind)}
+    return not (kinds <= SEPARATE and len(kinds) == 2)
+
+
 def last_undoable(circle: Circle) -> CircleChange | None:
     """The change the undo button takes back: the last a keeper made (not a person's own
     choice of the name shown)."""
