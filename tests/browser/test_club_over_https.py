@@ -24,6 +24,7 @@ import pytest
 import trustme
 from playwright.sync_api import Browser, Page, Response, expect
 
+from tests.browser.chromium import reload_live
 from tests.browser.conftest import PHONE
 from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
 from tests.browser.test_club_phones import start_session, tap_result
@@ -207,7 +208,7 @@ def test_a_club_evening_and_a_family_game_over_https(
     expect(table.get_by_text("Board 1: 4♠ N +1.")).to_be_visible()
     table.get_by_role("button", name="East-West: confirm").first.click()
     expect(table.get_by_text("confirmed").first).to_be_visible()
-    director.reload()
+    reload_live(director)
     expect(director.get_by_role("heading", name="Results in: 1 of 27")).to_be_visible()
     director.goto(director.url + "/results/1/1/1")
     for group, choice in (("Level", "4"), ("Strain", "♠"), ("Declarer", re.compile("^N "))):
@@ -216,7 +217,7 @@ def test_a_club_evening_and_a_family_game_over_https(
     expect(director.get_by_text("Board 1 at table 1 saved.")).to_be_visible()
     director.get_by_role("button", name="Close the session").click()
     expect(director.get_by_text("The session is closed.")).to_be_visible()
-    table.reload()
+    reload_live(table)
     expect(table.get_by_text("The session is closed").first).to_be_visible()
     # A family's game on the same site: round 1, one card, Anne deals and may not bid 0.
     start_game(director, deployment.url, FOUR)

@@ -24,7 +24,7 @@ from scorekeeper.cli import http_server
 from scorekeeper.club.rows import ClubResult
 from scorekeeper.extensions import db
 from scorekeeper.games.models import SentForm
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE, reload_live
 from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
 from tests.browser.test_club_phones import start_session, tap_result
 from tests.server.processes import free_port
@@ -415,13 +415,13 @@ def test_table_phones_offline_another_phone_on_the_same_board_and_the_director_c
     go_offline(third)
     tap_result(third, FOUR_SPADES, moves_on=False)
     expect(kept_note(third)).to_contain_text("Board 7's result")
-    beside.reload()
+    reload_live(beside)
     expect(beside.locator("#board-title")).to_have_text("Board 2")
     go_offline(beside)
     tap_result(beside, FOUR_SPADES, moves_on=False)
     expect(kept_note(beside)).to_contain_text("Board 2's result")
     beside.get_by_role("group", name="Level").get_by_role("radio", name="3", exact=True).click()
-    director.reload()
+    reload_live(director)
     director.get_by_role("button", name="Close the session").click()
     expect(director.get_by_role("button", name="Open the session again")).to_be_visible()
     third.context.set_offline(False)
@@ -435,21 +435,21 @@ def test_table_phones_offline_another_phone_on_the_same_board_and_the_director_c
     expect(refusal).to_be_visible(timeout=30_000)
     beside.goto(links[0] + "/travellers")  # the refusal is the phone's until its page is read
     expect(refusal).to_be_visible()
-    beside.reload()
+    reload_live(beside)
     expect(refusal).to_be_visible()
     refusal.get_by_role("link", name="See why").click()
     expect(
         beside.get_by_text("The session is closed: ask the director to change a result.").first
     ).to_be_visible()
     expect(kept_note(beside)).to_have_count(0)
-    beside.reload()
+    reload_live(beside)
     expect(kept_note(beside)).to_have_count(0)
 
     assert results(served_app, 1, 1) == [(4, 10)]  # one winner at table 1: the one put last
     assert results(served_app, 2, 4) == [(4, 10)]  # arrived once
     assert results(served_app, 3, 7) == []  # answered, not applied
     assert results(served_app, 1, 2) == []
-    director.reload()
+    reload_live(director)
     late = director.locator(".arrived-late")
     expect(late).to_contain_text("1 entry arrived late")
     expect(late).to_contain_text(re.compile(r"Board 4, table 2: kept \d+ seconds on the phone"))

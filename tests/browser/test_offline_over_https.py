@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, func, select
 
 from scorekeeper.ascenseur.models import RoundRecord
 from scorekeeper.games.models import SentForm
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, PHONE, reload_live
 from tests.browser.test_ascenseur_phone import FOUR, Taps, start_game
 from tests.browser.test_club_over_https import Deployment, deployment  # noqa: F401 -- fixture
 from tests.browser.test_club_phones import start_session, tap_result
@@ -90,7 +90,7 @@ def test_a_table_enters_a_whole_round_offline_and_every_result_arrives_once(
         expect(lines.filter(has_text=f"Board {board}")).to_contain_text(result)
     expect(table.locator(".conflict")).to_have_count(0)
 
-    director.reload()
+    reload_live(director)
     late = director.locator(".arrived-late")
     # Boards 2 and 3 were entered well into the outage. Board 1, tapped as it began, may have
     # reached the server at once behind the service worker (Chromium's emulated outage lets
