@@ -4,6 +4,7 @@ from the table core (scorekeeper.games)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from flask import flash, render_template, request, url_for
@@ -75,7 +76,7 @@ def seating_form(game: BridgeGame, evening: Evening, **kwargs: Any) -> SeatingFo
         field: current.player(seat)
         for field, seat in zip(("north", "east", "south", "west"), SEATS, strict=True)
     }
-    form = SeatingForm(data={**data, "drawn_from": game.version}, **kwargs)
+    form = SeatingForm(data={**data, "drawn_from": drawn_after(current)}, **kwargs)
     players = choices(list(enumerate(game.names)))
     for field in (form.north, form.east, form.south, form.west):
         field.choices = players
@@ -250,6 +251,20 @@ def next_rubber(game_id: str) -> Outcome:
             and not current.records
         )
         after = evening.rounds[-2] if replacing else current
+        drawn = request.form.get("drawn_from", "")
+        if not replacing and drawn.startswith(DRAWN_AFTER):
+            # Drawn at the end of an earlier rubber (kept on a phone, a page left open): the
+            # rubber it asked for was begun since, and it seats no later one.
+            begun = next(
+                (
+                    later
+                    for played, later in pairwise(evening.rounds)
+                    if drawn == drawn_after(played)
+                ),
+                None,
+            )
+            if begun is not None:
+                return begun_already(game, evening, begun)
         if not current.finished and not replacing:
             return begun_already(game, evening)
         seats = asked_seats(game, evening, after)
@@ -279,16 +294,27 @@ def asked_seats(
     return form.seats()
 
 
-def begun_already(game: BridgeGame, evening: Evening) -> Outcome:
-    """A seating sent while a rubber is in progress. Sent twice, or by two phones alike: the
-    rubber it asked for has begun with those seats, and that is what the game holds. Begun by
-    another phone with other seats: both shown, with one tap to seat this phone's choice while
-    no deal is played in it. A rubber not over (a deal deleted since): refused."""
+DRAWN_AFTER = "after-"
+
+
+def drawn_after(played: Round) -> str:
+    """What a seating form is drawn from: the rubber or wheel it follows."""
+    return f"{DRAWN_AFTER}{played.number}"
+
+
+def begun_already(game: BridgeGame, evening: Evening, begun: Round | None = None) -> Outcome:
+    """A seating sent while a rubber is in progress (``begun``, by default the last). Sent
+    twice, or by two phones alike: the rubber it asked for has begun with those seats, and that
+    is what the game holds. Begun by another phone with other seats: both shown, with one tap
+    to seat this phone's choice while no deal is played in it. A rubber not over (a deal
+    deleted since): refused."""
     current = evening.current
-    if len(evening.rounds) < 2:
+    if begun is None:
+        begun = current if len(evening.rounds) > 1 else None
+    if begun is None:
         flash(_("This rubber is not over: the next one is seated when it is."), "error")
         return render_pad(game, status=409, evening=evening)
-    before = evening.rounds[-2]
+    before = evening.rounds[evening.rounds.index(begun) - 1]
     action = request.form.get("action", "")
     pairings = partnerships(before.seating)
     if action in pairings:
@@ -296,23 +322,24 @@ def begun_already(game: BridgeGame, evening: Evening) -> Outcome:
     else:
         form = seating_form(game, evening, formdata=request.form)
         asked = form.seats() if form.check(len(game.players)) else None
-    if asked == {seat: int(player) for seat, player in current.seating.seats.items()}:
+    if asked == {seat: int(player) for seat, player in begun.seating.seats.items()}:
         as_it_stands()
         return game_page(game)
     label = (
-        _("Chicago wheel %(number)d", number=current.number)
+        _("Chicago wheel %(number)d", number=begun.number)
         if game.chicago
-        else _("Rubber %(number)d", number=current.number)
+        else _("Rubber %(number)d", number=begun.number)
     )
     conflict: dict[str, Any] = {
         "title": _("%(entry)s was begun on another phone", entry=label),
-        "theirs": seated(game, current.seating),
-        "mine": seated(game, SeatingRecord(number=current.number, seats=asked)) if asked else None,
+        "theirs": seated(game, begun.seating),
+        "mine": seated(game, SeatingRecord(number=begun.number, seats=asked)) if asked else None,
         "keep": _("Keep theirs"),
     }
-    if asked and not current.records:
+    if asked and begun is current and not current.records:
         conflict["action"] = url_for(".next_rubber", game_id=game.id)
         conflict["hidden"] = {
+            "drawn_from": drawn_after(before),
             "instead": current.number,
             **{name: asked[seat.value] for name, seat in zip(SEAT_FIELDS, SEATS, strict=True)},
         }

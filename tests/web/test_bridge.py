@@ -325,6 +325,45 @@ def test_the_next_rubber_sent_again_is_taken_as_begun_only_with_the_seats_it_ask
         assert evening.game(app).seatings[1].seats == {"N": 0, "E": 1, "S": 2, "W": 3}
 
 
+SEATING_DRAWN = re.compile(r'name="drawn_from" type="hidden" value="(after-\d+)"')
+
+
+def test_a_seating_drawn_after_an_earlier_rubber_seats_no_later_one(
+    evening: Evening, app: Flask
+) -> None:
+    evening.played(1, "4S", "N", 0)
+    evening.played(2, "4S", "N", 0)
+    drawn = SEATING_DRAWN.search(text(evening.client.get(evening.url)))
+    assert drawn and drawn.group(1) == "after-1"
+    after_first = {**evening.fields(), "drawn_from": drawn.group(1)}
+    begun = evening.client.post(f"{evening.url}/seating", data={**after_first, "action": "same"})
+    assert begun.status_code == 302
+    evening.played(3, "4S", "N", 0)
+    evening.played(4, "4S", "N", 0)  # rubber 2 over too
+    # A phone's form of the end of rubber 1, sent now (kept while offline, a page left open):
+    # it asked for rubber 2, which was begun and played since, and seats no rubber 3.
+    late = evening.client.post(
+        f"{evening.url}/seating", data={**after_first, "action": "with-east"}
+    )
+    page = text(late)
+    assert late.status_code == 409 and "Rubber 2 was begun on another phone" in page
+    assert "Seat mine instead" not in page
+    again = evening.client.post(f"{evening.url}/seating", data={**after_first, "action": "same"})
+    assert again.status_code == 302  # what it asked for is what the game holds
+    with app.app_context():
+        assert len(evening.game(app).seatings) == 2
+    drawn = SEATING_DRAWN.search(text(evening.client.get(evening.url)))
+    assert drawn and drawn.group(1) == "after-2"
+    third = evening.client.post(
+        f"{evening.url}/seating",
+        data={**evening.fields(), "drawn_from": drawn.group(1), "action": "with-east"},
+    )
+    assert third.status_code == 302
+    with app.app_context():
+        seatings = evening.game(app).seatings
+        assert len(seatings) == 3 and seatings[2].seats == {"N": 0, "S": 1, "E": 2, "W": 3}
+
+
 def test_chicago_scores_its_four_deals_as_the_engine_does(client: FlaskClient, app: Flask) -> None:
     table = Evening(client)
     table.start(form="chicago", first_dealer="E")
