@@ -9,7 +9,7 @@ from collections.abc import Callable
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from scorekeeper.extensions import db
 from scorekeeper.security import ForeignFormError
@@ -64,6 +64,15 @@ def csrf_error(error: CSRFError) -> tuple[str, int]:
     )
 
 
+class LinkOpensNothing(NotFound):
+    """A link of the app's own kind that opens nothing (any more): its page says why links of
+    that kind stop opening, and what to do."""
+
+    def __init__(self, message: Callable[[], str]) -> None:
+        super().__init__()
+        self.message = message
+
+
 def http_message(code: int) -> str:
     messages = {
         400: _("This request could not be understood. Nothing was changed."),
@@ -113,6 +122,8 @@ def http_error(error: HTTPException) -> tuple[str, int]:
     code = error.code or 500
     if code == 413:
         read_unread_body()
+    if isinstance(error, LinkOpensNothing):
+        return error_page(code, error.message)
     return error_page(code, lambda: http_message(code))
 
 

@@ -211,6 +211,8 @@ class OwnLinkForm(Form):
         validators=[InputRequired(_l("Paste the link of your own page.")), Length(max=500)],
         filters=[stripped],
     )
+    nonce = HiddenField(validators=[Length(max=32)])
+    """The form's one-time value: sent twice (a double tap), it takes the place once."""
 
 
 class PeriodForm(Form):

@@ -43,6 +43,7 @@ from scorekeeper.circles.views import (
     family_people,
     games_played,
     json_file,
+    no_such_person,
     person_by_token,
     public_names_of,
     seat_names_for,
@@ -50,7 +51,9 @@ from scorekeeper.circles.views import (
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game, new_scorer_token
 from scorekeeper.games.registry import FAMILIES
-from scorekeeper.games.writes import Outcome, write_entry
+from scorekeeper.games.rights import form_key
+from scorekeeper.games.views import new_nonce
+from scorekeeper.games.writes import Outcome, arrived_before, keep_token, write_entry
 
 OWN_LINK = re.compile(r"/person/([A-Za-z0-9_-]{8,64})/?$")
 
@@ -128,7 +131,7 @@ def home_by_token(token: str) -> Person:
     """The person whose own link this is, as they now are (see :func:`reached`)."""
     person = reached(person_by_token(token))
     if person is None:
-        abort(404)
+        no_such_person()
     return person
 
 
@@ -136,7 +139,7 @@ def home_by_token(token: str) -> Person:
 def person_page(token: str) -> str:
     """Every game the person played in each circle they have a place in, and their figures;
     their choice of what each circle's public pages show of them."""
-    return render_person(token, OwnLinkForm())
+    return render_person(token, OwnLinkForm(data={"nonce": new_nonce()}))
 
 
 def render_person(token: str, link_form: OwnLinkForm) -> str:
@@ -306,6 +309,11 @@ def take_place(token: str) -> Outcome:
     form = OwnLinkForm()
     if not form.validate():
         return render_offer(token, form, 422)
+    # Sent again once taken (a double tap), when both links are new already: where it went.
+    sent_as = form_key(form.nonce.data)
+    if sent_as is not None and (arrived := arrived_before(sent_as)) is not None:
+        flash(_("Its link is new: keep this one, the old ones open nothing now."))
+        return arrived
     found = OWN_LINK.search(urlsplit(form.link.data or "").path)
     home_token = found.group(1) if found else ""
     message = home_token_found = ""
@@ -351,6 +359,8 @@ def take_place(token: str) -> Outcome:
             circle=place.circle.name,
         )
         home_token_found = home.token
+        if sent_as is not None:
+            keep_token(sent_as, home, own_page(home.token), None)
         return None
 
     return write_entry(

@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Callable, Collection
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import (
     Response,
@@ -52,6 +52,7 @@ from scorekeeper.circles.stats import (
     wins_chart,
 )
 from scorekeeper.circles.transfer import export_circle, import_circle
+from scorekeeper.errors import LinkOpensNothing
 from scorekeeper.extensions import db
 from scorekeeper.games.forms import ImportForm
 from scorekeeper.games.helpers import figure
@@ -95,8 +96,21 @@ def get_circle_or_404(circle_id: str) -> Circle:
 def person_by_token(token: str) -> Person:
     person = db.session.scalar(select(Person).where(Person.token == token))
     if person is None or not secrets.compare_digest(token.encode(), person.token.encode()):
-        abort(404)
+        no_such_person()
     return person
+
+
+def no_such_person() -> NoReturn:
+    """A person's link that opens nothing: mistyped, or one that was renewed (their page took
+    a place in another circle, their keeper gave a new one). Nothing says which, nor where the
+    new one is: the old one was the keepers' to see."""
+    raise LinkOpensNothing(
+        lambda: _(
+            "This link opens no one's page. A person's link is new once their page holds "
+            "another circle, and when their circle's keeper gives a new one: if you have just "
+            "joined your circles, yours is the link you were sent to; otherwise ask the keeper."
+        )
+    )
 
 
 def family_people(person: Person) -> list[int]:

@@ -116,9 +116,34 @@ def test_a_place_taken_with_ones_own_link_puts_both_circles_on_one_page(
         assert said in page and f'value="{pasted}"' in page
 
     old_home = home
-    home = sent_to(anne, offer, "take-place", link="http://phone.local" + home)
+    drawn = text(anne.get(offer))
+    nonce = NONCE.search(drawn)
+    assert nonce
+    take = {"csrf_token": token.group(1), "nonce": nonce.group(1), "link": home}
+    taken = anne.post(f"{offer}/take-place", data=take)
+    assert taken.status_code == 302
+    home = str(taken.headers["Location"])
     page = html.unescape(text(anne.get(home)))
     assert "Your page now shows Bridge Club too. Its link is new" in page
+    # Sent twice (a double tap, the page's script off), when both links are new already: the
+    # second goes where the first went, and takes nothing more.
+    again = anne.post(f"{offer}/take-place", data=take)
+    assert (again.status_code, again.headers["Location"]) == (303, home)
+    said = html.unescape(text(anne.get(home)))
+    assert "This had arrived already" in said and "Its link is new: keep this one" in said
+    # Sent from another browser (the keeper's, with the same form), or from a page drawn
+    # before: the page says what becomes of such links, and not where the new one is.
+    keepers = TOKEN.search(club_keeper.page())
+    assert keepers
+    for phone, fields in (
+        (client, {**take, "csrf_token": keepers.group(1)}),
+        (anne, {**take, "nonce": "0" * 32}),
+    ):
+        refused = phone.post(f"{offer}/take-place", data=fields)
+        said = html.unescape(text(refused))
+        assert refused.status_code == 404, said
+        assert "A person's link is new once their page holds another circle" in said
+        assert home not in said
     # Her page's link was the family keeper's to see: it is new, and hers alone.
     assert home != old_home and anne.get(old_home).status_code == 404
     assert home not in family.page() and old_home not in family.page()
