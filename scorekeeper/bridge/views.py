@@ -265,6 +265,9 @@ def next_rubber(game_id: str) -> Outcome:
             )
             if begun is not None:
                 return begun_already(game, evening, begun)
+            if drawn != drawn_after(current) or not current.finished:
+                # Its rubber is not over now (its last deal taken back), or is gone.
+                return not_over(game, evening)
         if not current.finished and not replacing:
             return begun_already(game, evening)
         seats = asked_seats(game, evening, after)
@@ -302,6 +305,15 @@ def drawn_after(played: Round) -> str:
     return f"{DRAWN_AFTER}{played.number}"
 
 
+def not_over(game: BridgeGame, evening: Evening) -> Outcome:
+    """A seating sent while the rubber or wheel it would follow is not over: refused."""
+    if game.chicago:
+        flash(_("This Chicago wheel is not over: the next one is seated when it is."), "error")
+    else:
+        flash(_("This rubber is not over: the next one is seated when it is."), "error")
+    return render_pad(game, status=409, evening=evening)
+
+
 def begun_already(game: BridgeGame, evening: Evening, begun: Round | None = None) -> Outcome:
     """A seating sent while a rubber is in progress (``begun``, by default the last). Sent
     twice, or by two phones alike: the rubber it asked for has begun with those seats, and that
@@ -312,8 +324,7 @@ def begun_already(game: BridgeGame, evening: Evening, begun: Round | None = None
     if begun is None:
         begun = current if len(evening.rounds) > 1 else None
     if begun is None:
-        flash(_("This rubber is not over: the next one is seated when it is."), "error")
-        return render_pad(game, status=409, evening=evening)
+        return not_over(game, evening)
     before = evening.rounds[evening.rounds.index(begun) - 1]
     action = request.form.get("action", "")
     pairings = partnerships(before.seating)

@@ -48,6 +48,7 @@ from scorekeeper.circles.views import (
     public_names_of,
     seat_names_for,
 )
+from scorekeeper.errors import LinkOpensNothing
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game, new_scorer_token
 from scorekeeper.games.registry import FAMILIES
@@ -311,8 +312,7 @@ def take_place(token: str) -> Outcome:
         return render_offer(token, form, 422)
     # Sent again once taken (a double tap), when both links are new already: where it went.
     sent_as = form_key(form.nonce.data)
-    if sent_as is not None and (arrived := arrived_before(sent_as)) is not None:
-        flash(_("Its link is new: keep this one, the old ones open nothing now."))
+    if (arrived := taken_already(sent_as)) is not None:
         return arrived
     found = OWN_LINK.search(urlsplit(form.link.data or "").path)
     home_token = found.group(1) if found else ""
@@ -363,14 +363,29 @@ def take_place(token: str) -> Outcome:
             keep_token(sent_as, home, own_page(home.token), None)
         return None
 
-    return write_entry(
-        load,
-        change,
-        lambda place: flash(message),
-        lock=lambda place: place.circle,
-        page=lambda place: own_page(home_token_found),
-        busy=lambda: changed_meanwhile(url_for("circles.person_page", token=token)),
-    )
+    try:
+        return write_entry(
+            load,
+            change,
+            lambda place: flash(message),
+            lock=lambda place: place.circle,
+            page=lambda place: own_page(home_token_found),
+            busy=lambda: changed_meanwhile(url_for("circles.person_page", token=token)),
+        )
+    except LinkOpensNothing:
+        # The first of a double tap saved while this one waited for the circles: the browser
+        # shows this answer alone, and it must lead to the page's new link.
+        if (arrived := taken_already(sent_as)) is not None:
+            return arrived
+        raise
+
+
+def taken_already(sent_as: str | None) -> BaseResponse | None:
+    """Where a take-place form went when it was applied already, saying its link is new."""
+    arrived = arrived_before(sent_as) if sent_as is not None else None
+    if arrived is not None:
+        flash(_("Its link is new: keep this one, the old ones open nothing now."))
+    return arrived
 
 
 def render_offer(token: str, form: OwnLinkForm, status: int) -> tuple[str, int]:

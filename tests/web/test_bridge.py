@@ -354,6 +354,19 @@ def test_a_seating_drawn_after_an_earlier_rubber_seats_no_later_one(
         assert len(evening.game(app).seatings) == 2
     drawn = SEATING_DRAWN.search(text(evening.client.get(evening.url)))
     assert drawn and drawn.group(1) == "after-2"
+    # Rubber 2's last deal taken back, the form drawn at its end is refused, not taken as
+    # seating rubber 2 again; so is one drawn after a rubber there is none of.
+    assert evening.client.post(f"{evening.url}/undo", data=evening.fields()).status_code == 302
+    for follows in (drawn.group(1), "after-9"):
+        early = evening.client.post(
+            f"{evening.url}/seating",
+            data={**evening.fields(), "drawn_from": follows, "action": "same"},
+        )
+        assert early.status_code == 409
+        assert "This rubber is not over: the next one is seated when it is." in text(early)
+    with app.app_context():
+        assert len(evening.game(app).seatings) == 2
+    evening.played(4, "4S", "N", 0)
     third = evening.client.post(
         f"{evening.url}/seating",
         data={**evening.fields(), "drawn_from": drawn.group(1), "action": "with-east"},
@@ -370,6 +383,9 @@ def test_chicago_scores_its_four_deals_as_the_engine_does(client: FlaskClient, a
     table.played(1, "2S", "N", 0)
     table.played(2, "2D", "N", 1)
     table.played(3, "4H", "W", -2, honours="EW-100")
+    early = client.post(f"{table.url}/seating", data={**table.fields(), "action": "same"})
+    assert early.status_code == 409
+    assert "This Chicago wheel is not over: the next one is seated when it is." in text(early)
     table.played(4, "1NT", "S", 0)
     deals = [
         bridge.RubberDeal("NS", bridge.Contract.parse("2S"), 8),

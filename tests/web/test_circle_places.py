@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.circles import person_pages
 from scorekeeper.circles.models import CircleChange, Person
 from scorekeeper.extensions import db
 from scorekeeper.games.models import Game
@@ -181,6 +182,41 @@ def test_a_place_taken_with_ones_own_link_puts_both_circles_on_one_page(
     family_place = place_id(app, family.url.rsplit("/", 1)[1], "Anne")
     page = posted(anne, home, "give-back", place=str(family_place))
     assert "This place is your own: leave its circle instead." in page
+
+
+def test_a_double_tap_on_taking_a_place_leads_to_the_new_link_though_both_ran_at_once(
+    client: FlaskClient,
+    app: Flask,
+    two_circles: tuple[Keeper, Keeper, Club, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    family, club_keeper, _club, _game = two_circles
+    anne = app.test_client()
+    home = own_link(family, family.client, "Anne")
+    offer = own_link(club_keeper, client, "Anne Martin")
+    drawn = text(anne.get(offer))
+    token, nonce = TOKEN.search(drawn), NONCE.search(drawn)
+    assert token and nonce
+    take = {"csrf_token": token.group(1), "nonce": nonce.group(1), "link": home}
+    # The second tap's request reaches the circles' lock while the first is being saved: the
+    # first is saved, and the second reads both links renewed.
+    first: list[str] = []
+    holding = person_pages.hold
+
+    def first_tap_saved_meanwhile(circle):  # type: ignore[no-untyped-def]
+        if not first:
+            first.append("")  # the first tap's own request holds the circles as it comes
+            answer = anne.post(f"{offer}/take-place", data=take)
+            first[0] = f"{answer.status_code} {answer.headers.get('Location')}"
+        return holding(circle)
+
+    monkeypatch.setattr(person_pages, "hold", first_tap_saved_meanwhile)
+    second = anne.post(f"{offer}/take-place", data=take)
+    status, new_home = first[0].split(" ")
+    assert status == "302" and new_home != home
+    assert (second.status_code, second.headers.get("Location")) == (303, new_home)
+    page = html.unescape(text(anne.get(new_home)))
+    assert "Its link is new: keep this one" in page and "Bridge Club" in page
 
 
 def test_another_persons_place_is_not_reached_by_ones_own_link(
