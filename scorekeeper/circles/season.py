@@ -34,6 +34,7 @@ from scorekeeper.rules.history import (
     RankedSession,
     handicapped_ranking,
     ladder,
+    name_order,
     pair_sessions_of,
     player_handicaps,
     season_results,
@@ -128,8 +129,9 @@ def kept_rules(circle: Circle) -> MultiDict[str, str]:
     return MultiDict(parse_qsl(circle.season_rules or ""))
 
 
-def season_of(history: CircleHistory, args: MultiDict[str, str]) -> Season:
-    """The season by the rules of ``args`` (the page's address's, or the club's kept ones)."""
+def season_of(history: CircleHistory, args: MultiDict[str, str], names: dict[str, str]) -> Season:
+    """The season by the rules of ``args`` (the page's address's, or the club's kept ones);
+    members level in the ladder in the order of the ``names`` shown."""
     form = SeasonForm(args)
     valid = form.validate() if args else True
     since, until = (form.since.data, form.until.data) if valid else (None, None)
@@ -155,7 +157,12 @@ def season_of(history: CircleHistory, args: MultiDict[str, str]) -> Season:
         until=until,
         ladder_rule=ladder_rule,
         handicap_rule=handicap_rule,
-        rows=ladder(season_results(sessions), ladder_rule),
+        rows=tuple(
+            sorted(
+                ladder(season_results(sessions), ladder_rule),
+                key=lambda row: (row.place, name_order(names.get(row.person, ""))),
+            )
+        ),
         handicapped=handicapped(sessions, chosen, handicap_rule, since) if chosen else None,
     )
 
@@ -179,7 +186,8 @@ def season(circle_id: str) -> tuple[str, int] | str:
     args = (
         request.args if chosen else MultiDict([*kept_rules(circle).items(), *request.args.items()])
     )
-    shown = season_of(circle_history(circle), args)
+    names = public_names_of(circle)
+    shown = season_of(circle_history(circle), args, names)
     keeper = keeps(circle)
     query = rules_query(shown.form) if shown.valid else ""
     page = render_template(
@@ -187,7 +195,7 @@ def season(circle_id: str) -> tuple[str, int] | str:
         circle=circle,
         season=shown,
         form=shown.form,
-        names=public_names_of(circle),
+        names=names,
         keeper=keeper,
         keep_form=KeepSeasonForm(data={"rules": query}) if keeper else None,
         kept=query == (circle.season_rules or ""),
@@ -231,7 +239,7 @@ def keep_season_rules(circle_id: str) -> Outcome:
 def ladder_line(circle: Circle, history: CircleHistory, person: str) -> tuple[Any, ...] | None:
     """A member's line in the club's ladder by its kept rules, with the ladder's length and
     rule; ``None`` where the circle has no ranked session or the member no result."""
-    shown = season_of(history, kept_rules(circle))
+    shown = season_of(history, kept_rules(circle), public_names_of(circle))
     row = next((row for row in shown.rows if row.person == person), None)
     if row is None:
         return None

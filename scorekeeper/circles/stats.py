@@ -18,6 +18,7 @@ from scorekeeper.rules.history import (
     handicaps,
     in_period,
     league,
+    name_order,
     running_wins,
 )
 
@@ -41,15 +42,28 @@ class LeagueTable:
     """Whether its games score points (a race has none)."""
 
 
-def league_table(games: list[PlayedGame], since: date | None, until: date | None) -> LeagueTable:
-    """The league over the period, with each person's handicap."""
+def standing(row: LeagueRow) -> tuple[int, Fraction, Fraction]:
+    """What a league ranks on: wins, then the better average place, then points per game."""
+    return (-row.wins, row.average_place, -row.points_per_game)
+
+
+def league_in_order(
+    games: list[PlayedGame], since: date | None, until: date | None, names: dict[str, str]
+) -> tuple[LeagueRow, ...]:
+    """The league over the period, people level in the order of the names shown."""
     rows = league(games, since, until)
+    return tuple(
+        sorted(rows, key=lambda row: (standing(row), name_order(names.get(row.person, ""))))
+    )
+
+
+def league_table(
+    games: list[PlayedGame], since: date | None, until: date | None, names: dict[str, str]
+) -> LeagueTable:
+    """The league over the period, with each person's handicap."""
+    rows = league_in_order(games, since, until, names)
     played = sum(1 for game in games if in_period(game, since, until))
     has_points = any(finish.points for game in games for finish in game.finishes)
-
-    def standing(row: LeagueRow) -> tuple[int, Fraction, Fraction]:
-        return (-row.wins, row.average_place, -row.points_per_game)
-
     places = tuple(1 + sum(standing(other) < standing(row) for other in rows) for row in rows)
     return LeagueTable(rows, places, handicaps(rows), played, has_points)
 
@@ -60,7 +74,7 @@ def wins_chart(
     """The league's chart over time: each person's wins so far, game after game, in the
     league's order (the leader first)."""
     lines = running_wins(games, since, until)
-    ranked = [row.person for row in league(games, since, until)]
+    ranked = [row.person for row in league_in_order(games, since, until, names)]
     if not ranked:
         return None
     return line_chart(

@@ -229,7 +229,7 @@ def render_circle(circle: Circle, status: int = 200, **forms: Any) -> Any:
     table: LeagueTable | None = None
     chart = None
     if chosen is not None:
-        table = league_table(leagues[chosen].games, since, until)
+        table = league_table(leagues[chosen].games, since, until, names)
         chart = wins_chart(leagues[chosen].games, since, until, names)
     page_html = render_template(
         "circles/circle.html",

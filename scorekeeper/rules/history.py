@@ -24,6 +24,7 @@ key for them, not the name on a seat, which stays as it was at the table.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,17 @@ def name_key(name: str) -> str:
     True
     """
     return " ".join(name.split()).casefold()
+
+
+def name_order(name: str) -> str:
+    """Where a name comes in a list whose lines nothing else tells apart (people level in a
+    league or a ladder): as in a dictionary, letter case and accents do not count.
+
+    >>> sorted(["fanny", "Émile", "Denis", "emile"], key=name_order)
+    ['Denis', 'Émile', 'emile', 'fanny']
+    """
+    spelled = unicodedata.normalize("NFD", name_key(name))
+    return "".join(letter for letter in spelled if not unicodedata.combining(letter))
 
 
 def initials(name: str) -> str:

@@ -569,7 +569,7 @@ def league_rows(page: str) -> list[tuple[str, ...]]:
     ]
 
 
-def test_people_level_in_the_league_share_their_place() -> None:
+def test_people_level_in_the_league_share_their_place_and_follow_their_names() -> None:
     from datetime import date
 
     from scorekeeper.circles.stats import league_table
@@ -580,9 +580,11 @@ def test_people_level_in_the_league_share_their_place() -> None:
         PlayedGame(day, (Finish("1", 30, 1), Finish("2", 20, 2), Finish("3", 10, 3))),
         PlayedGame(day, (Finish("1", 20, 2), Finish("2", 30, 1), Finish("3", 10, 3))),
     ]
-    table = league_table(games, None, None)
-    assert [row.person for row in table.rows] == ["1", "2", "3"]
+    table = league_table(games, None, None, {"1": "Zoé", "2": "émile", "3": "Anne"})
+    assert [row.person for row in table.rows] == ["2", "1", "3"]  # level: by their names
     assert table.places == (1, 1, 3)
+    table = league_table(games, None, None, {"1": "Denis", "2": "Émile", "3": "Anne"})
+    assert [row.person for row in table.rows] == ["1", "2", "3"]
 
 
 def test_on_a_private_server_a_circle_is_kept_by_its_link_alone(

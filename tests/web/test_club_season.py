@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import random
 import re
+import unicodedata
 from collections import Counter
 from datetime import date, datetime, timedelta
 from fractions import Fraction
@@ -75,13 +76,28 @@ def session_record(app: Flask, game_id: str, week: int, pairs: list[Pair]) -> Se
 
 
 def expected_ladder(sessions: list[Session], best: int | None, points: list[int] | None) -> list:
+    """The ladder's lines as the page lists them: by place, members level as a dictionary
+    orders their names (Émile between Denis and Fanny)."""
     totals = {
         name: sum(mine, Fraction(0)) for name, mine in counted(sessions, best, points).items()
     }
-    return sorted(
+    lines = [
         (1 + sum(other > total for other in totals.values()), name, f"{float(total):.2f}")
         for name, total in totals.items()
-    )
+    ]
+
+    def as_in_a_dictionary(name: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if c.isascii())
+
+    return sorted(lines, key=lambda line: (line[0], as_in_a_dictionary(line[1])))
+
+
+def ladder_lines(cells: list[list[str]]) -> list[tuple[int, str, str]]:
+    """The ladder's lines in the page's order, each shared place marked so."""
+    places = Counter(int(row[0].rstrip("=")) for row in cells)
+    for row in cells:
+        assert row[0].endswith("=") == (places[int(row[0].rstrip("="))] > 1), row
+    return [(int(row[0].rstrip("=")), row[1], row[2].replace(",", "")) for row in cells]
 
 
 def counted(
@@ -152,11 +168,14 @@ def test_the_ladder_and_the_handicapped_ranking_agree_with_a_count_of_their_own(
     sessions = twelve_sessions(client, app, circle_id)
     viewer = app.test_client()  # the season's page is the circle's, public
 
+    shared = 0  # places shared by members level, listed by their names
     for best, points in [(None, None), (4, None), (None, [10, 7, 5, 3, 1]), (5, [6, 4, 2])]:
         query = f"?best={best or ''}&points={' '.join(map(str, points or []))}"
         page = text(viewer.get(f"{url}/season{query}"))
-        shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
+        shown = ladder_lines(page_rows(page, "ladder"))
         assert shown == expected_ladder(sessions, best, points), (best, points)
+        places = Counter(place for place, _name, _score in shown)
+        shared += sum(count > 1 for count in places.values())
         lines = re.findall(
             r'<th scope="row">([^<]+)<span class="counted">Counted: ([^<]*)</span>', page
         )
@@ -164,6 +183,8 @@ def test_the_ladder_and_the_handicapped_ranking_agree_with_a_count_of_their_own(
             name: ", ".join(f"{float(value):.2f}" for value in mine)
             for name, mine in counted(sessions, best, points).items()
         }
+
+    assert shared
 
     for chosen, last, share, cap in [(6, 3, 50, 5), (11, 10, 40, 3), (0, 10, 50, 5)]:
         query = f"?last={last}&share={share}&cap={cap}&session={sessions[chosen][1]}"
@@ -186,7 +207,7 @@ def test_the_ladder_and_the_handicapped_ranking_agree_with_a_count_of_their_own(
     # A period: the ladder of its sessions alone.
     since, until = sessions[3][0], sessions[8][0]
     page = text(viewer.get(f"{url}/season?since={since}&until={until}&best=3"))
-    shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
+    shown = ladder_lines(page_rows(page, "ladder"))
     assert shown == expected_ladder(sessions[3:9], 3, None)
     assert "6 sessions" in page
 
@@ -230,7 +251,7 @@ def test_the_clubs_kept_rules_are_the_pages_and_each_members_line_is_on_their_pa
     assert client.post(f"{url}/season/rules", data=sent).status_code == 302
     page = text(client.get(f"{url}/season"))
     assert "These are the club's rules for its season" in html.unescape(page)
-    shown = sorted((int(r[0]), r[1], r[2].replace(",", "")) for r in page_rows(page, "ladder"))
+    shown = ladder_lines(page_rows(page, "ladder"))
     assert shown == expected_ladder(sessions, 4, None)
     assert "over their last 3 sessions" in html.unescape(text(viewer.get(f"{url}/season")))
     # A bad rule sent to be kept is refused, the rules kept before unchanged.
