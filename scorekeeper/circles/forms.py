@@ -3,8 +3,12 @@ and the league's period."""
 
 from __future__ import annotations
 
+from datetime import date
+from urllib.parse import parse_qsl, urlencode
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     DateField,
     FieldList,
@@ -15,7 +19,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, Optional
 
-from scorekeeper.circles.models import NAME_LENGTH
+from scorekeeper.circles.models import NAME_LENGTH, SEASON_RULES_LENGTH
 from scorekeeper.forms import (
     ExtraValidators,
     Form,
@@ -315,3 +319,26 @@ class SeasonForm(Form):
             ]
             valid = False
         return valid
+
+    def rules_query(self) -> str:
+        """The rules of a valid form, as an address's query (the session shown is not one)."""
+        values = []
+        for name in SEASON_RULE_FIELDS:
+            data = self[name].data
+            if data is not None and data != "":
+                values.append((name, data.isoformat() if isinstance(data, date) else str(data)))
+        return urlencode(values)
+
+
+SEASON_RULE_FIELDS = ("since", "until", "last", "share", "cap", "best", "points")
+"""The season form's fields that make the club's rules."""
+
+
+def club_rules_of(query: str) -> str | None:
+    """Rules to keep as the club's, as the season page writes them in its address; ``None``
+    where they are not rules the page takes, or too long to keep."""
+    rules = SeasonForm(MultiDict(parse_qsl(query)))
+    if not rules.validate():
+        return None
+    kept = rules.rules_query()
+    return kept if len(kept) <= SEASON_RULES_LENGTH else None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl
 
 from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -20,9 +20,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.circles import bp
 from scorekeeper.circles.changes import changed_meanwhile, held_circle
-from scorekeeper.circles.forms import KeepSeasonForm, SeasonForm
+from scorekeeper.circles.forms import KeepSeasonForm, SeasonForm, club_rules_of
 from scorekeeper.circles.history import CircleHistory, circle_history, families_in_circles
-from scorekeeper.circles.models import SEASON_RULES_LENGTH, Circle
+from scorekeeper.circles.models import Circle
 from scorekeeper.circles.people import keeps
 from scorekeeper.circles.views import get_circle_or_404, public_names_of
 from scorekeeper.games.writes import Outcome, write_entry
@@ -39,9 +39,6 @@ from scorekeeper.rules.history import (
     player_handicaps,
     season_results,
 )
-
-RULE_FIELDS = ("since", "until", "last", "share", "cap", "best", "points")
-"""The season form's fields that make the club's rules (the session shown is not one)."""
 
 
 @dataclass(frozen=True)
@@ -167,16 +164,6 @@ def season_of(history: CircleHistory, args: MultiDict[str, str], names: dict[str
     )
 
 
-def rules_query(form: SeasonForm) -> str:
-    """The rules of a valid form, as an address's query."""
-    values = []
-    for name in RULE_FIELDS:
-        data = form[name].data
-        if data is not None and data != "":
-            values.append((name, data.isoformat() if isinstance(data, date) else str(data)))
-    return urlencode(values)
-
-
 @bp.get("/<circle_id>/season")
 def season(circle_id: str) -> tuple[str, int] | str:
     """The club's ladder over the period, and the handicapped ranking of one of its sessions
@@ -189,7 +176,7 @@ def season(circle_id: str) -> tuple[str, int] | str:
     names = public_names_of(circle)
     shown = season_of(circle_history(circle), args, names)
     keeper = keeps(circle)
-    query = rules_query(shown.form) if shown.valid else ""
+    query = shown.form.rules_query() if shown.valid else ""
     page = render_template(
         "circles/season.html",
         circle=circle,
@@ -213,9 +200,8 @@ def keep_season_rules(circle_id: str) -> Outcome:
         if not form.validate():
             flash(_("This form has expired: here is the season as it is now."), "error")
             return redirect(season_page)
-        rules = SeasonForm(MultiDict(parse_qsl(form.rules.data or "")))
-        query = rules_query(rules)
-        if not rules.validate() or len(query) > SEASON_RULES_LENGTH:
+        query = club_rules_of(form.rules.data or "")
+        if query is None:
             flash(_("These rules cannot be kept: check them and show the season again."), "error")
             return redirect(season_page)
         if circle.season_rules == (query or None):  # the same form sent twice: kept already

@@ -14,9 +14,11 @@ from typing import Annotated, Any, Literal
 from flask_babel import gettext as _
 from pydantic import Field
 
+from scorekeeper.circles.forms import club_rules_of
 from scorekeeper.circles.history import CircleHistory
 from scorekeeper.circles.models import (
     NAME_LENGTH,
+    SEASON_RULES_LENGTH,
     Circle,
     CircleChange,
     CircleChangeKind,
@@ -84,6 +86,8 @@ class CircleFile(Schema):
     version: Literal[1]
     name: Text(60, shortest=1)  # type: ignore[valid-type]
     created_at: When | None = None
+    season_rules: Text(SEASON_RULES_LENGTH) | None = None  # type: ignore[valid-type]
+    """A club's rules for its season, as its season page writes them in its address."""
     people: Annotated[tuple[PersonFile, ...], Field(max_length=MOST_PEOPLE)]
     games: Annotated[tuple[CircleGameFile, ...], Field(max_length=MOST_GAMES)] = ()
     log: Annotated[tuple[ChangeFile, ...], Field(max_length=100_000)] = ()
@@ -102,6 +106,7 @@ def export_circle(circle: Circle) -> dict[str, Any]:
         "version": VERSION,
         "name": circle.name,
         "created_at": circle.created_at.isoformat(timespec="seconds"),
+        **({"season_rules": circle.season_rules} if circle.season_rules else {}),
         "people": [
             {
                 "id": person.id,
@@ -149,6 +154,10 @@ def import_circle(raw: bytes) -> Circle:
     circle = Circle(name=document.name)
     if document.created_at is not None:
         circle.created_at = document.created_at
+    if document.season_rules:
+        circle.season_rules = club_rules_of(document.season_rules)
+        if circle.season_rules is None:
+            raise TransferError(_("In the file, the club's rules for its season do not read."))
     people: dict[int, Person] = {}
     keys: set[str] = set()
     for member in document.people:

@@ -5,6 +5,7 @@ scorekeeper.rules.history."""
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 import unicodedata
@@ -22,7 +23,7 @@ from scorekeeper.games.models import Game
 from tests.web.table import text
 from tests.web.test_circle_places import club_session
 from tests.web.test_circles import Keeper
-from tests.web.test_club import SMALL, Club
+from tests.web.test_club import SMALL, Club, upload
 
 MEMBERS = ["Anne", "Bruno", "Chloé", "Denis", "Émile", "Fanny", "Gilles", "Hélène"]
 FIRST_DAY = date(2026, 9, 1)
@@ -339,3 +340,41 @@ def test_a_new_sessions_pairs_are_offered_from_the_regular_partnerships_then_the
     outside.start(**SMALL)
     assert "<datalist" not in text(client.get(f"{outside.url}/pairs"))
     assert "Handicapped ranking" not in text(client.get(f"{outside.url}/ranking"))
+
+
+def test_the_circles_file_keeps_the_clubs_rules_and_refuses_rules_that_do_not_read(
+    client: FlaskClient, app: Flask
+) -> None:
+    keeper = Keeper(client)
+    url = keeper.start(name="Bridge Club", people="Anne\nBruno")
+    page = text(client.get(f"{url}/season?best=4&points=10+7+5&last=3&since=2026-09-01"))
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    rules = re.search(r'name="rules" type="hidden" value="([^"]*)"', page)
+    assert token and rules
+    sent = {"csrf_token": token.group(1), "rules": html.unescape(rules.group(1))}
+    assert client.post(f"{url}/season/rules", data=sent).status_code == 302
+    document = json.loads(client.get(f"{url}/circle.json").data)
+    assert document["season_rules"] == sent["rules"]
+
+    def imported(document: dict) -> tuple[int, str]:
+        response = upload(client, "/circle/import", json.dumps(document).encode(), "c.json")
+        return response.status_code, response.headers.get("Location", html.unescape(text(response)))
+
+    status, where = imported(document)
+    assert status == 302, where
+    season = html.unescape(text(client.get(f"{where}/season")))
+    assert "These are the club's rules for its season" in season
+    fields = dict(re.findall(r'<input[^>]* name="(\w+)"[^>]* value="([^"]*)"', season))
+    assert {name: fields.get(name) for name in ("since", "last", "best", "points")} == {
+        "since": "2026-09-01",
+        "last": "3",
+        "best": "4",
+        "points": "10 7 5",
+    }
+
+    for bad in ["best=0", "since=2026-13-01", "points=ten", "since=2026-09-02&until=2026-09-01"]:
+        status, said = imported({**document, "season_rules": bad})
+        assert status == 422 and "the club's rules for its season do not read" in said, bad
+    status, where = imported({key: v for key, v in document.items() if key != "season_rules"})
+    assert status == 302
+    assert "These are the club's rules" not in html.unescape(text(client.get(f"{where}/season")))
